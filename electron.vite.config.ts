@@ -1,0 +1,20 @@
+// Build of every process: the Node main bundle (CLI and daemon, later the Electron
+// main process), the preload script and the renderer. See scripts/build.mjs for how
+// the build works on machines where Electron's runtime is not installed.
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+
+export default defineConfig({
+  main: {
+    build: {
+      // The same bundle runs under plain Node 20 (`loci`) and under Electron's Node.
+      target: 'node20',
+      outDir: 'out/main',
+      rollupOptions: {
+        input: {
+          cli: resolve(import.meta.dirname, 'src/main/cli.ts'),
+        },
+      },
+    },
+  },
+});

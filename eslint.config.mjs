@@ -1,0 +1,167 @@
+// Lint, including the layering of DESIGN.md §3, enforced here rather than by hand:
+// - only src/main/electron and src/preload import `electron`;
+// - src/shared imports nothing of ours and nothing of Node (it runs in the renderer too);
+// - the renderer imports only src/shared and browser APIs;
+// - the engine knows nothing of its transports (api, mcp, http, cli, electron).
+// test/layering.test.ts proves each of these rules fires.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const NODE_BUILTINS = [
+  'assert',
+  'buffer',
+  'child_process',
+  'cluster',
+  'crypto',
+  'dgram',
+  'dns',
+  'events',
+  'fs',
+  'fs/promises',
+  'http',
+  'http2',
+  'https',
+  'module',
+  'net',
+  'os',
+  'path',
+  'perf_hooks',
+  'process',
+  'readline',
+  'stream',
+  'tls',
+  'url',
+  'util',
+  'v8',
+  'vm',
+  'worker_threads',
+  'zlib',
+];
+
+const electronBan = {
+  name: 'electron',
+  message: 'Only src/main/electron and src/preload may import electron (DESIGN.md §3).',
+};
+
+export default tseslint.config(
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'models/**',
+      'e2e/artifacts/**',
+      'docs/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: 'module',
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+        performance: 'readonly',
+        SharedArrayBuffer: 'readonly',
+        Atomics: 'readonly',
+        structuredClone: 'readonly',
+        AbortController: 'readonly',
+        TextEncoder: 'readonly',
+        TextDecoder: 'readonly',
+        fetch: 'readonly',
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-restricted-imports': ['error', { paths: [electronBan] }],
+    },
+  },
+  {
+    files: ['src/main/electron/**', 'src/preload/**'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['src/shared/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            electronBan,
+            ...NODE_BUILTINS.map((name) => ({
+              name,
+              message: 'src/shared is runtime-neutral: no Node APIs.',
+            })),
+          ],
+          patterns: [
+            {
+              regex: '^\\.\\./',
+              message: 'src/shared imports nothing from the rest of the project.',
+            },
+            { regex: '^node:', message: 'src/shared is runtime-neutral: no Node APIs.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/renderer/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            electronBan,
+            ...NODE_BUILTINS.map((name) => ({
+              name,
+              message: 'The renderer uses browser APIs only.',
+            })),
+          ],
+          patterns: [
+            { regex: '^node:', message: 'The renderer uses browser APIs only.' },
+            {
+              regex: '(^|/)(main|preload)(/|$)',
+              message:
+                'The renderer talks to the engine through lib/engineClient.ts, never by import.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/main/engine/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronBan],
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(api|mcp|http|cli|electron)(/|$)',
+              message: 'The engine knows nothing of its transports (DESIGN.md §3).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['scripts/**/*.mjs', 'bin/**/*.js', '*.config.*', 'e2e/**'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

@@ -1,0 +1,84 @@
+// The handler registry: one entry per contract method, each validated with the shared
+// schema before it runs. Transports call `dispatch` and nothing else, so validation and
+// error shaping are identical on IPC, HTTP, MCP, the CLI and in-process.
+import type { z } from 'zod';
+import {
+  isMethodName,
+  methods,
+  type CallContext,
+  type MethodName,
+  type MethodResult,
+  type ParsedArgs,
+} from '../../shared/api';
+import { LociError, toErrorData } from '../../shared/errors';
+
+export type Handler<M extends MethodName> = (
+  args: ParsedArgs<M>,
+  ctx: CallContext,
+) => Promise<MethodResult<M>> | MethodResult<M>;
+
+/** Turns zod issues into one readable line: `content: too short; unknown field "x"`. */
+export function describeIssues(issues: z.core.$ZodIssue[]): string {
+  return issues
+    .slice(0, 5)
+    .map((issue) => {
+      const path = issue.path.map(String).join('.');
+      const message =
+        issue.code === 'unrecognized_keys'
+          ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+          : issue.message;
+      return path ? `${path}: ${message}` : message;
+    })
+    .join('; ');
+}
+
+export class HandlerRegistry {
+  private readonly handlers = new Map<MethodName, Handler<MethodName>>();
+
+  register<M extends MethodName>(name: M, handler: Handler<M>): void {
+    if (this.handlers.has(name)) throw new Error(`handler for ${name} registered twice`);
+    this.handlers.set(name, handler as unknown as Handler<MethodName>);
+  }
+
+  names(): MethodName[] {
+    return [...this.handlers.keys()];
+  }
+
+  /** Throws unless every method of the contract has a handler. */
+  assertComplete(): void {
+    const missing = (Object.keys(methods) as MethodName[]).filter((m) => !this.handlers.has(m));
+    if (missing.length > 0) throw new Error(`no handler for ${missing.join(', ')}`);
+  }
+
+  /** Validates and runs one call. Throws LociError only. */
+  async dispatch(method: string, rawArgs: unknown, ctx: CallContext): Promise<unknown> {
+    if (!isMethodName(method)) {
+      throw new LociError('unknown-method', `There is no method "${method}".`, { method });
+    }
+    const handler = this.handlers.get(method);
+    if (!handler)
+      throw new LociError('unknown-method', `The method "${method}" is not available here.`, {
+        method,
+      });
+    const parsed = methods[method].schema.safeParse(rawArgs ?? {});
+    if (!parsed.success) {
+      throw new LociError('invalid-args', `${method}: ${describeIssues(parsed.error.issues)}`, {
+        method,
+        issues: parsed.error.issues.map((i) => ({
+          path: i.path.map(String),
+          message: i.message,
+          code: i.code,
+        })),
+      });
+    }
+    try {
+      return await handler(parsed.data as ParsedArgs<MethodName>, ctx);
+    } catch (err) {
+      if (err instanceof LociError) throw err;
+      const data = toErrorData(err);
+      // Unexpected failures are reported once to the engine's log, never to the caller.
+      process.emitWarning(`${method} failed: ${(err as Error)?.stack ?? String(err)}`);
+      throw new LociError(data.code, data.message);
+    }
+  }
+}

@@ -1,0 +1,10 @@
+// Handlers of the `store.*` and `stats.*` methods.
+import type { Engine } from '../engine/engine';
+import type { HandlerRegistry } from './registry';
+
+export function registerStoreHandlers(registry: HandlerRegistry, engine: Engine): void {
+  registry.register('store.list', () => engine.storeList());
+  registry.register('store.create', (args) => engine.storeCreate(args));
+  registry.register('store.reset', (args) => engine.storeReset(args.name));
+  registry.register('stats.get', (args, ctx) => engine.stats(args, ctx.actor));
+}

@@ -1,0 +1,121 @@
+// The append-only audit chain: one row per mutation, each carrying the hash of the one
+// before it and an HMAC over its canonical JSON (RFC 8785) under a key kept outside the
+// database. Rows hold keyed hashes of what changed, never the text itself, so an erased
+// memory leaves a tombstone that cannot be used to confirm a guess of its content.
+import { createHmac } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import type { Db } from '../store/database';
+import type { AuditKeyring } from './keyring';
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+export type AuditAction =
+  | 'memory.create'
+  | 'memory.update'
+  | 'memory.forget'
+  | 'memory.restore'
+  | 'memory.erase'
+  | 'memory.promote'
+  | 'link.create'
+  | 'link.update'
+  | 'link.remove'
+  | 'store.create'
+  | 'audit.key_created';
+
+export interface AuditEntryInput {
+  actor: string;
+  action: AuditAction;
+  target: string | null;
+  data: Record<string, unknown>;
+}
+
+export interface AuditRow {
+  seq: number;
+  at: number;
+  actor: string;
+  action: string;
+  target: string | null;
+  data: string;
+  prev_hash: string;
+  hash: string;
+  key_id: string;
+}
+
+export function canonicalJson(value: unknown): string {
+  const out = canonicalize(value);
+  if (out === undefined) throw new Error('value cannot be canonicalised');
+  return out;
+}
+
+/** The exact bytes an entry's HMAC covers. Changing this breaks every existing chain. */
+export function entryPayload(
+  row: Omit<AuditRow, 'hash' | 'key_id' | 'data'> & { data: unknown },
+): string {
+  return canonicalJson({
+    v: 1,
+    seq: row.seq,
+    at: row.at,
+    actor: row.actor,
+    action: row.action,
+    target: row.target,
+    data: row.data,
+    prev: row.prev_hash,
+  });
+}
+
+export function hmacHex(key: Buffer, text: string): string {
+  return createHmac('sha256', key).update(text, 'utf8').digest('hex');
+}
+
+export class AuditChain {
+  private readonly head;
+  private readonly insert;
+
+  constructor(
+    private readonly db: Db,
+    private readonly keyring: AuditKeyring,
+  ) {
+    this.head = db.prepare('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1');
+    this.insert = db.prepare(
+      `INSERT INTO audit (seq, at, actor, action, target, data, prev_hash, hash, key_id)
+       VALUES (@seq, @at, @actor, @action, @target, @data, @prev_hash, @hash, @key_id)`,
+    );
+  }
+
+  /** A keyed hash of a value (a memory's state, a text), safe to keep after an erase. */
+  fingerprint(value: unknown): string {
+    return hmacHex(
+      this.keyring.currentKey(),
+      typeof value === 'string' ? value : canonicalJson(value),
+    );
+  }
+
+  /**
+   * Appends one entry. Call inside the transaction of the mutation it records, so the
+   * change and its audit row commit (or roll back) together.
+   */
+  append(entry: AuditEntryInput, at: number): AuditRow {
+    const last = this.head.get() as { seq: number; hash: string } | undefined;
+    const base = {
+      seq: (last?.seq ?? 0) + 1,
+      at,
+      actor: entry.actor,
+      action: entry.action,
+      target: entry.target,
+      prev_hash: last?.hash ?? GENESIS_HASH,
+    };
+    const hash = hmacHex(this.keyring.currentKey(), entryPayload({ ...base, data: entry.data }));
+    const row: AuditRow = {
+      ...base,
+      data: canonicalJson(entry.data),
+      hash,
+      key_id: this.keyring.currentId,
+    };
+    this.insert.run(row);
+    return row;
+  }
+
+  count(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM audit').get() as { n: number }).n;
+  }
+}

@@ -1,0 +1,334 @@
+// The memory engine: owns the data directory (through its lock), opens stores on
+// demand, and offers every operation of the contract with parsed arguments and the
+// caller's identity. Transports never reach below this class.
+import { mkdirSync } from 'node:fs';
+import { monotonicFactory } from 'ulidx';
+import type {
+  Actor,
+  HistoryResult,
+  LinkResult,
+  ListResult,
+  MemoryView,
+  MutationResult,
+  NeighborsResult,
+  ParsedArgs,
+  RecallResult,
+  RememberManyResult,
+  RememberResult,
+  StatsResult,
+  StoreInfo,
+  StoreListResult,
+  StoreResetResult,
+} from '../../shared/api';
+import { LociError } from '../../shared/errors';
+import type { MemoryChange } from '../../shared/events';
+import { EngineEvents } from './events';
+import { createLink, neighbors, removeLink } from './memory/links';
+import { actorName } from './memory/model';
+import {
+  eraseMemory,
+  forgetMemory,
+  promoteMemory,
+  restoreMemory,
+  tagMemory,
+  updateMemory,
+} from './memory/mutate';
+import { getMemory, history, listMemories, stats } from './memory/read';
+import { insertMemories, prepareMemory, type RememberItem } from './memory/remember';
+import { rehearseMemories } from './memory/state';
+import { recallLexical } from './recall/recall';
+import type { SynchronousMode } from './store/database';
+import { DataDirLock, type OwnerKind } from './store/lock';
+import { resolveDataDir } from './store/paths';
+import { StoreRegistry, type OpenStore } from './store/registry';
+
+export interface EngineOptions {
+  /** Defaults to LOCI_HOME or the platform's application-data folder. */
+  dataDir?: string;
+  /** Who holds the lock: shown to a second process that tries to open the data directory. */
+  owner?: OwnerKind;
+  synchronous?: SynchronousMode;
+  /** Injected clock (epoch ms); tests use it to move time. */
+  clock?: () => number;
+  /** How long rehearsals are gathered before one write (ms). */
+  rehearsalFlushMs?: number;
+}
+
+export class Engine {
+  readonly events = new EngineEvents();
+  private readonly stores = new Map<string, Promise<OpenStore>>();
+  private readonly pendingRehearsals = new Map<string, Set<number>>();
+  private rehearsalTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private readonly newId = monotonicFactory();
+  readonly now: () => number;
+
+  private constructor(
+    readonly dataDir: string,
+    private readonly lock: DataDirLock,
+    private readonly registry: StoreRegistry,
+    private readonly options: EngineOptions,
+  ) {
+    this.now = options.clock ?? Date.now;
+  }
+
+  static async open(options: EngineOptions = {}): Promise<Engine> {
+    const dataDir = options.dataDir ?? resolveDataDir();
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const lock = DataDirLock.acquire(dataDir, options.owner ?? 'cli');
+    try {
+      const registry = new StoreRegistry(dataDir, { synchronous: options.synchronous ?? 'full' });
+      // Stores open on first use, so that one damaged store never locks the user out of
+      // the others (or out of `loci stores reset`).
+      return new Engine(dataDir, lock, registry, options);
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  }
+
+  get lockInfo() {
+    return this.lock.current;
+  }
+
+  /** Records the daemon's port and token location in the lock file. */
+  updateLock(patch: Parameters<DataDirLock['update']>[0]): void {
+    this.lock.update(patch);
+  }
+
+  /** The open store for a name (absent: `default`); unknown names are an error. */
+  async store(name: string | undefined): Promise<OpenStore> {
+    if (this.closed) throw new LociError('unavailable', 'The engine is shut down.');
+    const resolved = this.registry.resolve(name);
+    let opening = this.stores.get(resolved);
+    if (!opening) {
+      opening = this.registry.open(resolved);
+      this.stores.set(resolved, opening);
+      opening.catch(() => this.stores.delete(resolved));
+    }
+    return opening;
+  }
+
+  // ------------------------------------------------------------------ memories
+
+  async remember(args: ParsedArgs<'memory.remember'>, actor: Actor): Promise<RememberResult> {
+    const { store: name, ...item } = args;
+    const [result] = (await this.rememberItems(name, [item], actor)).results;
+    return result as RememberResult;
+  }
+
+  async rememberMany(
+    args: ParsedArgs<'memory.rememberMany'>,
+    actor: Actor,
+  ): Promise<RememberManyResult> {
+    return this.rememberItems(args.store, args.items, actor);
+  }
+
+  private async rememberItems(name: string | undefined, items: RememberItem[], actor: Actor) {
+    const store = await this.store(name);
+    const prepared = [];
+    for (const [index, item] of items.entries()) {
+      try {
+        prepared.push(await prepareMemory(item));
+      } catch (err) {
+        if (err instanceof LociError && items.length > 1) {
+          throw new LociError(err.code, `item ${index}: ${err.message}`, { ...err.data, index });
+        }
+        throw err;
+      }
+    }
+    const results = insertMemories(store, prepared, actor, {
+      newId: () => this.newId(),
+      now: this.now(),
+    });
+    const created = results.filter((r) => !r.duplicate).map((r) => r.id);
+    if (created.length > 0) {
+      this.events.emit('memory.changed', {
+        store: store.name,
+        ids: created,
+        change: 'created',
+        actor: actorName(actor),
+      });
+    }
+    return { results };
+  }
+
+  async recall(args: ParsedArgs<'memory.recall'>, actor: Actor): Promise<RecallResult> {
+    const store = await this.store(args.store);
+    return recallLexical(store, actor, args, this.now(), (rids) =>
+      this.queueRehearsal(store.name, rids),
+    );
+  }
+
+  async get(args: ParsedArgs<'memory.get'>, actor: Actor): Promise<MemoryView> {
+    const store = await this.store(args.store);
+    return getMemory(store, actor, args.id, args.include_deleted, this.now());
+  }
+
+  async list(args: ParsedArgs<'memory.list'>, actor: Actor): Promise<ListResult> {
+    return listMemories(await this.store(args.store), actor, args);
+  }
+
+  async history(args: ParsedArgs<'memory.history'>, actor: Actor): Promise<HistoryResult> {
+    return history(await this.store(args.store), actor, args.id);
+  }
+
+  async update(args: ParsedArgs<'memory.update'>, actor: Actor): Promise<MutationResult> {
+    const store = await this.store(args.store);
+    const result = await updateMemory(store, actor, args, this.now);
+    if (result.change !== 'unchanged') this.changed(store, [args.id], 'updated', actor);
+    return result;
+  }
+
+  async tag(args: ParsedArgs<'memory.tag'>, actor: Actor): Promise<MutationResult> {
+    const store = await this.store(args.store);
+    const result = tagMemory(store, actor, args, this.now());
+    if (result.change !== 'unchanged') this.changed(store, [args.id], 'updated', actor);
+    return result;
+  }
+
+  async forget(args: ParsedArgs<'memory.forget'>, actor: Actor): Promise<MutationResult> {
+    const store = await this.store(args.store);
+    const result = forgetMemory(store, actor, args.id, this.now());
+    this.changed(store, [args.id], 'forgotten', actor);
+    return result;
+  }
+
+  async restore(args: ParsedArgs<'memory.restore'>, actor: Actor): Promise<MutationResult> {
+    const store = await this.store(args.store);
+    const result = restoreMemory(store, actor, args.id, this.now());
+    this.changed(store, [args.id], 'restored', actor);
+    return result;
+  }
+
+  async erase(args: ParsedArgs<'memory.erase'>, actor: Actor): Promise<MutationResult> {
+    const store = await this.store(args.store);
+    // A pending rehearsal of this memory is skipped at flush: its state row is gone.
+    const result = eraseMemory(store, actor, args.id, this.now());
+    this.changed(store, [args.id], 'erased', actor);
+    return result;
+  }
+
+  async promote(args: ParsedArgs<'memory.promote'>, actor: Actor): Promise<MutationResult> {
+    const store = await this.store(args.store);
+    const result = promoteMemory(store, actor, args.id, this.now());
+    this.changed(store, [args.id], 'promoted', actor);
+    return result;
+  }
+
+  private changed(store: OpenStore, ids: string[], change: MemoryChange, actor: Actor) {
+    this.events.emit('memory.changed', { store: store.name, ids, change, actor: actorName(actor) });
+  }
+
+  // ------------------------------------------------------------------ links
+
+  async linkCreate(args: ParsedArgs<'link.create'>, actor: Actor): Promise<LinkResult> {
+    const store = await this.store(args.store);
+    const result = createLink(store, actor, args, this.now());
+    this.events.emit('link.changed', {
+      store: store.name,
+      from: args.from,
+      to: args.to,
+      change: result.change === 'created' ? 'created' : 'updated',
+      actor: actorName(actor),
+    });
+    return result;
+  }
+
+  async linkRemove(args: ParsedArgs<'link.remove'>, actor: Actor): Promise<LinkResult> {
+    const store = await this.store(args.store);
+    const result = removeLink(store, actor, args, this.now());
+    this.events.emit('link.changed', {
+      store: store.name,
+      from: args.from,
+      to: args.to,
+      change: 'removed',
+      actor: actorName(actor),
+    });
+    return result;
+  }
+
+  async neighbors(args: ParsedArgs<'graph.neighbors'>, actor: Actor): Promise<NeighborsResult> {
+    return neighbors(await this.store(args.store), actor, args);
+  }
+
+  // ------------------------------------------------------------------ stores
+
+  storeList(): StoreListResult {
+    // The default store always exists from the engine's first open.
+    return { stores: this.registry.list(), data_dir: this.dataDir };
+  }
+
+  storeCreate(args: ParsedArgs<'store.create'>): StoreInfo {
+    const info = this.registry.create(args.name);
+    this.events.emit('store.created', { store: info.name });
+    return info;
+  }
+
+  /** Clears a damaged store's marker so that it opens empty; see StoreRegistry.resetCorrupt. */
+  storeReset(name: string): StoreResetResult {
+    this.stores.delete(name);
+    return { store: name, ...this.registry.resetCorrupt(name) };
+  }
+
+  async stats(args: ParsedArgs<'stats.get'>, actor: Actor): Promise<StatsResult> {
+    return stats(await this.store(args.store), actor);
+  }
+
+  // ------------------------------------------------------------------ rehearsal
+
+  private queueRehearsal(store: string, rids: number[]): void {
+    let set = this.pendingRehearsals.get(store);
+    if (!set) {
+      set = new Set();
+      this.pendingRehearsals.set(store, set);
+    }
+    for (const rid of rids) set.add(rid);
+    if (!this.rehearsalTimer) {
+      this.rehearsalTimer = setTimeout(
+        () => void this.flushRehearsals(),
+        this.options.rehearsalFlushMs ?? 50,
+      );
+      this.rehearsalTimer.unref();
+    }
+  }
+
+  /**
+   * Writes the gathered rehearsals, one transaction per store. Several recalls of the
+   * same memory within one window count as one use. Losing a window in a crash loses
+   * only use statistics, never a memory.
+   */
+  async flushRehearsals(): Promise<void> {
+    if (this.rehearsalTimer) {
+      clearTimeout(this.rehearsalTimer);
+      this.rehearsalTimer = null;
+    }
+    const batches = [...this.pendingRehearsals.entries()];
+    this.pendingRehearsals.clear();
+    const now = this.now();
+    for (const [name, rids] of batches) {
+      const store = await this.stores.get(name);
+      if (!store) continue;
+      store.db.transaction(() => rehearseMemories(store.db, [...rids], now))();
+    }
+  }
+
+  // ------------------------------------------------------------------ lifecycle
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.flushRehearsals();
+    this.closed = true;
+    for (const opening of this.stores.values()) {
+      try {
+        const store = await opening;
+        store.db.pragma('optimize');
+        store.db.close();
+      } catch {
+        /* a store that failed to open has nothing to close */
+      }
+    }
+    this.stores.clear();
+    this.lock.release();
+  }
+}

@@ -1,0 +1,228 @@
+// The write path for new memories (DESIGN.md §5): gate → secrets → appraisal →
+// index → audit. Everything that can be computed before touching the database is done
+// first (including the asynchronous secret scan); the writes for a whole batch then go
+// in one transaction, so a batch is all or nothing.
+import type { Actor, RememberResult } from '../../../shared/api';
+import { LociError } from '../../../shared/errors';
+import type { Evidence, MemoryKind, RememberArgs, Visibility } from '../../../shared/schemas';
+import { appraiseAffect, appraiseSalience, deriveTitle, inferKind } from '../cognition/appraisal';
+import { newFsrsState, rehearse } from '../cognition/fsrs';
+import type { AuditChain } from '../audit/chain';
+import { ftsInsert } from '../store/ftsIndex';
+import type { OpenStore } from '../store/registry';
+import { stmt } from '../store/statements';
+import { gateContent, normalizeLine, normalizeTags } from '../write/gate';
+import { scanSecrets } from '../write/secrets';
+import { actorName, ownerFor, parseTime, sourceFor, visibilityFilter } from './model';
+import { insertState } from './state';
+
+export type RememberItem = Omit<RememberArgs, 'store'>;
+
+export interface PreparedMemory {
+  content: string;
+  hash: string;
+  title: string;
+  kind: MemoryKind;
+  tags: string[];
+  visibility: Visibility;
+  evidence: Evidence[];
+  pinned: boolean;
+  validFrom: number | null;
+  validTo: number | null;
+  salience: number;
+  valence: number;
+  arousal: number;
+  secretRules: string[];
+}
+
+export function checkValidity(validFrom: number | null, validTo: number | null) {
+  if (validFrom !== null && validTo !== null && validFrom > validTo) {
+    throw new LociError('invalid-args', 'valid_from must not be later than valid_to', {
+      field: 'valid_from',
+    });
+  }
+  return { validFrom, validTo };
+}
+
+/** Everything about a new memory that does not need the database. */
+export async function prepareMemory(item: RememberItem): Promise<PreparedMemory> {
+  const { content, hash } = gateContent(item.content);
+  const givenTitle = item.title !== undefined ? normalizeLine(item.title) : '';
+  const title = givenTitle.length > 0 ? givenTitle : deriveTitle(content);
+  const tags = normalizeTags(item.tags);
+  const evidence = item.evidence ?? [];
+  const { validFrom, validTo } = checkValidity(
+    item.valid_from ? parseTime(item.valid_from) : null,
+    item.valid_to ? parseTime(item.valid_to) : null,
+  );
+  const scanned = [content, givenTitle, tags.join('\n'), ...evidence.map((e) => e.quote)].join(
+    '\n',
+  );
+  const { rules } = await scanSecrets(scanned);
+  const affect = appraiseAffect(content);
+  return {
+    content,
+    hash,
+    title,
+    kind: item.kind ?? inferKind(content),
+    tags,
+    visibility: item.visibility ?? 'shared',
+    evidence,
+    pinned: item.pinned ?? false,
+    validFrom,
+    validTo,
+    salience: appraiseSalience(content, affect, evidence),
+    valence: affect.valence,
+    arousal: affect.arousal,
+    secretRules: rules,
+  };
+}
+
+/** What a person would call "the memory": the audit keeps a keyed hash of exactly this. */
+export interface AuditedState {
+  title: string;
+  content: string;
+  kind: string;
+  tags: string[];
+  pinned: boolean;
+  visibility: string;
+  trust: string;
+  valid_from: number | null;
+  valid_to: number | null;
+}
+
+export function fingerprintMemory(audit: AuditChain, state: AuditedState): string {
+  const { title, content, kind, tags, pinned, visibility, trust, valid_from, valid_to } = state;
+  return audit.fingerprint({
+    title,
+    content,
+    kind,
+    tags,
+    pinned,
+    visibility,
+    trust,
+    valid_from,
+    valid_to,
+  });
+}
+
+export interface InsertOptions {
+  /** Generates ids; injected so tests and imports can control them. */
+  newId: () => string;
+  now: number;
+}
+
+/**
+ * Writes prepared memories in one transaction. Exact duplicates (same normalised
+ * content, visible to the caller, not deleted) return the existing id instead.
+ */
+export function insertMemories(
+  store: OpenStore,
+  items: PreparedMemory[],
+  actor: Actor,
+  { newId, now }: InsertOptions,
+): RememberResult[] {
+  const { db, audit } = store;
+  const vis = visibilityFilter(actor, { ownershipOnly: true });
+  const findDuplicate = stmt(
+    db,
+    `SELECT m.id, m.trust FROM memory m
+      WHERE m.content_hash = ? AND m.deleted_at IS NULL AND ${vis.sql}
+      ORDER BY m.rid LIMIT 1`,
+  );
+  const insert = stmt(
+    db,
+    `INSERT INTO memory (id, title, content, kind, source, evidence, trust, quarantine_reasons,
+        visibility, owner, salience, valence, arousal, valid_from, valid_to, created_at, updated_at,
+        version, pinned, content_hash)
+     VALUES (@id, @title, @content, @kind, @source, @evidence, @trust, @quarantine_reasons,
+        @visibility, @owner, @salience, @valence, @arousal, @valid_from, @valid_to, @now, @now,
+        1, @pinned, @content_hash)`,
+  );
+  const insertTag = stmt(db, 'INSERT OR IGNORE INTO memory_tag (rid, tag) VALUES (?, ?)');
+  const who = actorName(actor);
+  const source = sourceFor(actor);
+
+  return db.transaction(() => {
+    const results: RememberResult[] = [];
+    const inBatch = new Map<string, RememberResult>();
+    for (const item of items) {
+      const dupKey = item.hash;
+      const earlier = inBatch.get(dupKey);
+      if (earlier) {
+        results.push({ ...earlier, duplicate: true });
+        continue;
+      }
+      const existing = findDuplicate.get(item.hash, ...vis.params) as
+        { id: string; trust: string } | undefined;
+      if (existing) {
+        const r = {
+          id: existing.id,
+          duplicate: true,
+          quarantined: existing.trust === 'quarantined',
+        };
+        results.push(r);
+        inBatch.set(dupKey, r);
+        continue;
+      }
+      const id = newId();
+      const quarantined = item.secretRules.length > 0;
+      const trust = quarantined ? 'quarantined' : 'trusted';
+      const owner = item.visibility === 'private' ? ownerFor(actor) : null;
+      const info = insert.run({
+        id,
+        title: item.title,
+        content: item.content,
+        kind: item.kind,
+        source,
+        evidence: JSON.stringify(item.evidence),
+        trust,
+        quarantine_reasons: JSON.stringify(item.secretRules),
+        visibility: item.visibility,
+        owner,
+        salience: item.salience,
+        valence: item.valence,
+        arousal: item.arousal,
+        valid_from: item.validFrom,
+        valid_to: item.validTo,
+        now,
+        pinned: item.pinned ? 1 : 0,
+        content_hash: item.hash,
+      });
+      const rid = Number(info.lastInsertRowid);
+      for (const tag of item.tags) insertTag.run(rid, tag);
+      ftsInsert(db, rid, { title: item.title, content: item.content, tags: item.tags });
+      // Writing a memory is its first encoding: one access and one FSRS review.
+      insertState(db, rid, rehearse(newFsrsState(now), now), now);
+      audit.append(
+        {
+          actor: who,
+          action: 'memory.create',
+          target: id,
+          data: {
+            new: fingerprintMemory(audit, {
+              title: item.title,
+              content: item.content,
+              kind: item.kind,
+              tags: item.tags,
+              pinned: item.pinned,
+              visibility: item.visibility,
+              trust,
+              valid_from: item.validFrom,
+              valid_to: item.validTo,
+            }),
+            kind: item.kind,
+            source,
+            trust,
+            ...(quarantined ? { quarantine_rules: item.secretRules } : {}),
+          },
+        },
+        now,
+      );
+      const r = { id, duplicate: false, quarantined };
+      results.push(r);
+      inBatch.set(dupKey, r);
+    }
+    return results;
+  })();
+}

@@ -1,0 +1,139 @@
+// Use history of memories: the newest accesses (ACT-R) and the FSRS state. Every
+// recall is a rehearsal of what it returned (DESIGN.md §6, step 7).
+import type { AccessView, FsrsView } from '../../../shared/api';
+import { baseLevelActivation } from '../cognition/actr';
+import { FSRS_STATE_NAMES, rehearse, retrievability, type FsrsState } from '../cognition/fsrs';
+import type { Db } from '../store/database';
+import { stmt } from '../store/statements';
+import { iso, isoOrNull } from './model';
+
+/** Accesses kept per memory (older ones survive only as a count). */
+export const ACCESS_KEEP = 50;
+
+interface StateRow {
+  rid: number;
+  access_count: number;
+  last_access: number | null;
+  fsrs_state: number;
+  stability: number;
+  difficulty: number;
+  elapsed_days: number;
+  scheduled_days: number;
+  learning_steps: number;
+  reps: number;
+  lapses: number;
+  due: number;
+  last_review: number | null;
+}
+
+function toFsrs(row: StateRow): FsrsState {
+  return {
+    state: row.fsrs_state,
+    stability: row.stability,
+    difficulty: row.difficulty,
+    elapsed_days: row.elapsed_days,
+    scheduled_days: row.scheduled_days,
+    learning_steps: row.learning_steps,
+    reps: row.reps,
+    lapses: row.lapses,
+    due: row.due,
+    last_review: row.last_review,
+  };
+}
+
+function fsrsParams(s: FsrsState) {
+  return {
+    fsrs_state: s.state,
+    stability: s.stability,
+    difficulty: s.difficulty,
+    elapsed_days: s.elapsed_days,
+    scheduled_days: s.scheduled_days,
+    learning_steps: s.learning_steps,
+    reps: s.reps,
+    lapses: s.lapses,
+    due: s.due,
+    last_review: s.last_review,
+  };
+}
+
+/** The state of a new memory: written at `now`, which counts as one access. */
+export function insertState(db: Db, rid: number, fsrs: FsrsState, now: number): void {
+  stmt(
+    db,
+    `INSERT INTO memory_state (rid, access_count, last_access, fsrs_state, stability, difficulty,
+        elapsed_days, scheduled_days, learning_steps, reps, lapses, due, last_review)
+     VALUES (@rid, 1, @now, @fsrs_state, @stability, @difficulty, @elapsed_days, @scheduled_days,
+        @learning_steps, @reps, @lapses, @due, @last_review)`,
+  ).run({ rid, now, ...fsrsParams(fsrs) });
+  stmt(db, 'INSERT INTO access (rid, at) VALUES (?, ?)').run(rid, now);
+}
+
+/**
+ * Records one use of each memory: an access (keeping the newest ACCESS_KEEP) and a
+ * Good FSRS review. Call inside a transaction.
+ */
+export function rehearseMemories(db: Db, rids: readonly number[], now: number): void {
+  const read = stmt(db, 'SELECT * FROM memory_state WHERE rid = ?');
+  const write = stmt(
+    db,
+    `UPDATE memory_state SET access_count = access_count + 1, last_access = @now,
+        fsrs_state = @fsrs_state, stability = @stability, difficulty = @difficulty,
+        elapsed_days = @elapsed_days, scheduled_days = @scheduled_days,
+        learning_steps = @learning_steps, reps = @reps, lapses = @lapses, due = @due,
+        last_review = @last_review
+      WHERE rid = @rid`,
+  );
+  const addAccess = stmt(db, 'INSERT INTO access (rid, at) VALUES (?, ?)');
+  const trim = stmt(
+    db,
+    `DELETE FROM access WHERE rid = ?1 AND rowid NOT IN
+       (SELECT rowid FROM access WHERE rid = ?1 ORDER BY at DESC, rowid DESC LIMIT ${ACCESS_KEEP})`,
+  );
+  for (const rid of rids) {
+    const row = read.get(rid) as StateRow | undefined;
+    if (!row) continue; // erased between the recall and this flush
+    write.run({ rid, now, ...fsrsParams(rehearse(toFsrs(row), now)) });
+    addAccess.run(rid, now);
+    if (row.access_count + 1 > ACCESS_KEEP) trim.run(rid);
+  }
+}
+
+export interface UseView {
+  access: AccessView;
+  fsrs: FsrsView;
+  activation: number | null;
+  retrievability: number | null;
+}
+
+export function readUse(db: Db, rid: number, createdAt: number, now: number): UseView {
+  const row = stmt(db, 'SELECT * FROM memory_state WHERE rid = ?').get(rid) as StateRow | undefined;
+  const times = (
+    stmt(db, 'SELECT at FROM access WHERE rid = ? ORDER BY at DESC, rowid DESC').all(rid) as {
+      at: number;
+    }[]
+  ).map((r) => r.at);
+  const fsrs = row ? toFsrs(row) : null;
+  return {
+    access: {
+      count: row?.access_count ?? times.length,
+      last_at: isoOrNull(row?.last_access ?? null),
+      recent: times.map(iso),
+    },
+    fsrs: {
+      state: FSRS_STATE_NAMES[fsrs?.state ?? 0],
+      stability: fsrs?.stability ?? 0,
+      difficulty: fsrs?.difficulty ?? 0,
+      reps: fsrs?.reps ?? 0,
+      lapses: fsrs?.lapses ?? 0,
+      last_review: isoOrNull(fsrs?.last_review ?? null),
+      due: iso(fsrs?.due ?? createdAt),
+    },
+    activation: baseLevelActivation({
+      accesses: times,
+      totalCount: row?.access_count ?? times.length,
+      createdAt,
+      now,
+    }),
+    retrievability: fsrs ? retrievability(fsrs, now) : null,
+  };
+}

@@ -1,0 +1,164 @@
+// Identifier-aware terms for the FTS5 index and the query side of lexical recall.
+// FTS5's unicode61 tokenizer already splits on every non-alphanumeric character, so
+// snake_case, kebab-case, paths and dotted versions become runs of adjacent tokens;
+// what it cannot see are the parts of camelCase words and letter/digit joins. We add
+// those as an extra indexed column, and build queries from quoted terms only, so user
+// input can never be read as FTS5 syntax.
+import { eng as englishStopwords } from 'stopword';
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Question words and fillers that the stopword list leaves in but queries are full of. */
+const EXTRA_STOPWORDS = ['does', 'when', 'why', 'please', 'tell', 'me', 'you', 'your', 'us'];
+const STOPWORDS = new Set([...englishStopwords, ...EXTRA_STOPWORDS]);
+
+/**
+ * Splits one alphanumeric word at case humps and letter/digit boundaries:
+ * `getUserById` → get User By Id, `HTTPServer` → HTTP Server, `utf8` → utf 8.
+ * Returns [] when there is nothing to split.
+ */
+export function splitWord(word: string): string[] {
+  const parts = word
+    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+    .replace(/(\p{L})(\p{N})/gu, '$1 $2')
+    .replace(/(\p{N})(\p{L})/gu, '$1 $2')
+    .split(' ')
+    .filter((p) => p.length > 0);
+  return parts.length > 1 ? parts : [];
+}
+
+/**
+ * The extra text indexed in the `terms` column: the parts of every camelCase or
+ * letter-digit word, and dotted versions without their `v` (`v1.2.3` → `1 2 3`).
+ * Each group is separated by a comma, which unicode61 treats as a separator.
+ */
+export function identifierTerms(text: string): string {
+  const groups = new Set<string>();
+  for (const match of text.matchAll(WORD)) {
+    const parts = splitWord(match[0]);
+    if (parts.length > 0) groups.add(parts.join(' '));
+  }
+  for (const match of text.matchAll(/\bv(\d+(?:\.\d+)+)\b/gi)) {
+    groups.add((match[1] ?? '').split('.').join(' '));
+  }
+  return [...groups].join(' , ');
+}
+
+/** One query unit: all of its alternatives are equivalent spellings. */
+export interface QueryUnit {
+  /** FTS5 expression for this unit, built only from quoted strings. */
+  expr: string;
+  /** The text the user wrote for this unit (for explanations). */
+  text: string;
+  stopword: boolean;
+}
+
+function quote(s: string): string {
+  return `"${s.replace(/"/g, '""')}"`;
+}
+
+function phrase(words: string[]): string {
+  return quote(words.join(' '));
+}
+
+/** Units beyond this are dropped (shortest first): k-of-n queries grow as C(n, k). */
+export const MAX_QUERY_UNITS = 6;
+
+/**
+ * Parses a free-text query into units. Quoted parts stay phrases; an identifier
+ * becomes the phrase of its parts (`max_tokens` → "max tokens"); a camelCase word
+ * matches itself or its parts. Stopwords are dropped unless nothing else is left.
+ */
+export function parseQuery(query: string): QueryUnit[] {
+  const units: QueryUnit[] = [];
+  const seen = new Set<string>();
+  const push = (unit: QueryUnit) => {
+    if (seen.has(unit.expr)) return;
+    seen.add(unit.expr);
+    units.push(unit);
+  };
+
+  const rest = query.replace(/"([^"]*)"/g, (_all, inner: string) => {
+    const words = inner.match(WORD);
+    if (words && words.length > 0)
+      push({ expr: phrase(words), text: `"${inner}"`, stopword: false });
+    return ' ';
+  });
+
+  for (const raw of rest.split(/\s+/)) {
+    const words = raw.match(WORD);
+    if (!words || words.length === 0) continue;
+    if (words.length > 1) {
+      push({ expr: phrase(words), text: raw, stopword: false });
+      continue;
+    }
+    const word = words[0] as string;
+    const parts = splitWord(word);
+    if (parts.length > 0) {
+      push({ expr: `(${quote(word)} OR ${phrase(parts)})`, text: raw, stopword: false });
+    } else {
+      push({ expr: quote(word), text: raw, stopword: STOPWORDS.has(word.toLowerCase()) });
+    }
+  }
+
+  const content = units.filter((u) => !u.stopword);
+  const kept = content.length > 0 ? content : units;
+  if (kept.length <= MAX_QUERY_UNITS) return kept;
+  // Longer terms tend to be rarer and more telling; keep those, in query order.
+  const longest = new Set(
+    [...kept].sort((a, b) => b.text.length - a.text.length).slice(0, MAX_QUERY_UNITS),
+  );
+  return kept.filter((u) => longest.has(u));
+}
+
+function combinations<T>(items: T[], k: number): T[][] {
+  const out: T[][] = [];
+  const pick = (start: number, acc: T[]) => {
+    if (acc.length === k) {
+      out.push([...acc]);
+      return;
+    }
+    for (let i = start; i <= items.length - (k - acc.length); i++) {
+      acc.push(items[i] as T);
+      pick(i + 1, acc);
+      acc.pop();
+    }
+  };
+  pick(0, []);
+  return out;
+}
+
+export interface QueryTier {
+  /** How many of the query's units a match must contain. */
+  required: number;
+  match: string;
+}
+
+/**
+ * The least number of units a match must contain: all of them for one- and two-unit
+ * queries, otherwise 60 % rounded up (3 → 2, 4 → 3, 5 → 3, 6 → 4).
+ */
+export function minimumShouldMatch(n: number): number {
+  return n <= 2 ? n : Math.ceil(n * 0.6);
+}
+
+/**
+ * The tiers of a query, strictest first: all units, then at least n-1 of them, down
+ * to minimumShouldMatch(n). A tier is an OR of AND-groups ("at least k of n"), so a
+ * query is never an OR of its words.
+ */
+export function queryTiers(units: QueryUnit[]): QueryTier[] {
+  const n = units.length;
+  if (n === 0) return [];
+  const exprs = units.map((u) => u.expr);
+  const floor = minimumShouldMatch(n);
+  const tiers: QueryTier[] = [];
+  for (let k = n; k >= floor; k--) {
+    const groups = combinations(exprs, k).map((g) =>
+      g.length === 1 ? g[0] : `(${g.join(' AND ')})`,
+    );
+    tiers.push({ required: k, match: groups.join(' OR ') });
+  }
+  return tiers;
+}

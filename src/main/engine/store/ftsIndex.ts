@@ -1,0 +1,70 @@
+// Keeps `memory_fts` in step with the canonical `memory` rows. The FTS table is
+// contentless (it stores only the index, not a second copy of the text), so it is
+// written explicitly here and can always be rebuilt from `memory`.
+import { identifierTerms } from '../recall/terms';
+import type { Db } from './database';
+import { stmt } from './statements';
+
+export const FTS_CREATE_SQL = `
+CREATE VIRTUAL TABLE memory_fts USING fts5(
+  title, content, tags, terms,
+  content = '',
+  contentless_delete = 1,
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+-- Column weights for ORDER BY rank: a title hit counts most, identifier parts least.
+INSERT INTO memory_fts(memory_fts, rank) VALUES ('rank', 'bm25(4.0, 1.0, 2.0, 1.0)');
+`;
+
+export interface FtsDocument {
+  title: string;
+  content: string;
+  tags: string[];
+}
+
+export function ftsColumns(doc: FtsDocument): [string, string, string, string] {
+  const tags = doc.tags.join(' ; ');
+  return [doc.title, doc.content, tags, identifierTerms(`${doc.title}\n${doc.content}\n${tags}`)];
+}
+
+export function ftsInsert(db: Db, rid: number, doc: FtsDocument): void {
+  stmt(db, 'INSERT INTO memory_fts(rowid, title, content, tags, terms) VALUES (?, ?, ?, ?, ?)').run(
+    rid,
+    ...ftsColumns(doc),
+  );
+}
+
+export function ftsRemove(db: Db, rid: number): void {
+  stmt(db, 'DELETE FROM memory_fts WHERE rowid = ?').run(rid);
+}
+
+export function ftsReplace(db: Db, rid: number, doc: FtsDocument): void {
+  ftsRemove(db, rid);
+  ftsInsert(db, rid, doc);
+}
+
+/** Rebuilds the whole index from the live memories (used by a migration and repairs). */
+export function ftsRebuild(db: Db): number {
+  db.exec(`DELETE FROM memory_fts`);
+  // Paged by rid: better-sqlite3 cannot write while an iterator is open on the connection.
+  const page = db.prepare(
+    `SELECT m.rid AS rid, m.title AS title, m.content AS content,
+            COALESCE((SELECT json_group_array(tag) FROM memory_tag t WHERE t.rid = m.rid), '[]') AS tags
+       FROM memory m WHERE m.deleted_at IS NULL AND m.rid > ? ORDER BY m.rid LIMIT 1000`,
+  );
+  let n = 0;
+  let after = 0;
+  for (;;) {
+    const rows = page.all(after) as { rid: number; title: string; content: string; tags: string }[];
+    if (rows.length === 0) return n;
+    for (const row of rows) {
+      ftsInsert(db, row.rid, {
+        title: row.title,
+        content: row.content,
+        tags: JSON.parse(row.tags) as string[],
+      });
+      after = row.rid;
+      n++;
+    }
+  }
+}

@@ -1,0 +1,259 @@
+// The store's schema, as numbered migrations. Each runs in its own transaction and is
+// recorded in `schema_version`; before migrating a store that already holds data, an
+// online backup is taken. A store written by a newer Loci is refused, never "fixed".
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { LINK_TYPES, MEMORY_KINDS } from '../../../shared/schemas';
+import { LociError } from '../../../shared/errors';
+import type { Db } from './database';
+import { FTS_CREATE_SQL, ftsRebuild } from './ftsIndex';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Db): void;
+}
+
+const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
+
+/** Dimensions of the vector table (all-MiniLM-L6-v2 and bge-small-en-v1.5 are 384). */
+export const VECTOR_DIMS = 384;
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'memories, versions, tags, links and the audit chain',
+    up(db) {
+      db.exec(`
+        CREATE TABLE memory (
+          rid INTEGER PRIMARY KEY,
+          id TEXT NOT NULL UNIQUE,
+          title TEXT NOT NULL,
+          content TEXT NOT NULL,
+          kind TEXT NOT NULL CHECK (kind IN (${list(MEMORY_KINDS)})),
+          layer TEXT NOT NULL DEFAULT 'working' CHECK (layer IN ('working', 'long_term', 'core')),
+          source TEXT NOT NULL,
+          evidence TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(evidence)),
+          trust TEXT NOT NULL DEFAULT 'trusted' CHECK (trust IN ('trusted', 'quarantined')),
+          quarantine_reasons TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(quarantine_reasons)),
+          visibility TEXT NOT NULL DEFAULT 'shared' CHECK (visibility IN ('shared', 'private')),
+          owner TEXT,
+          salience REAL NOT NULL DEFAULT 0.5 CHECK (salience BETWEEN 0 AND 1),
+          valence REAL NOT NULL DEFAULT 0 CHECK (valence BETWEEN -1 AND 1),
+          arousal REAL NOT NULL DEFAULT 0 CHECK (arousal BETWEEN 0 AND 1),
+          valid_from INTEGER,
+          valid_to INTEGER,
+          created_at INTEGER NOT NULL,
+          updated_at INTEGER NOT NULL,
+          version INTEGER NOT NULL DEFAULT 1,
+          pinned INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1)),
+          deleted_at INTEGER,
+          content_hash TEXT NOT NULL,
+          CHECK (visibility = 'shared' OR owner IS NOT NULL),
+          CHECK (valid_from IS NULL OR valid_to IS NULL OR valid_from <= valid_to)
+        ) STRICT;
+        CREATE INDEX memory_hash ON memory(content_hash);
+        CREATE INDEX memory_created ON memory(created_at, rid);
+        CREATE INDEX memory_updated ON memory(updated_at, rid);
+        CREATE INDEX memory_deleted ON memory(deleted_at) WHERE deleted_at IS NOT NULL;
+        CREATE INDEX memory_source ON memory(source);
+
+        CREATE TABLE memory_tag (
+          rid INTEGER NOT NULL REFERENCES memory(rid) ON DELETE CASCADE,
+          tag TEXT NOT NULL,
+          PRIMARY KEY (rid, tag)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX memory_tag_by_tag ON memory_tag(tag, rid);
+
+        CREATE TABLE memory_version (
+          rid INTEGER NOT NULL REFERENCES memory(rid) ON DELETE CASCADE,
+          version INTEGER NOT NULL,
+          title TEXT NOT NULL,
+          content TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          tags TEXT NOT NULL DEFAULT '[]',
+          changed_at INTEGER NOT NULL,
+          actor TEXT NOT NULL,
+          PRIMARY KEY (rid, version)
+        ) STRICT, WITHOUT ROWID;
+
+        CREATE TABLE link (
+          src INTEGER NOT NULL REFERENCES memory(rid) ON DELETE CASCADE,
+          dst INTEGER NOT NULL REFERENCES memory(rid) ON DELETE CASCADE,
+          type TEXT NOT NULL CHECK (type IN (${list(LINK_TYPES)})),
+          weight REAL NOT NULL CHECK (weight BETWEEN 0 AND 1),
+          traversals INTEGER NOT NULL DEFAULT 0,
+          last_traversed INTEGER,
+          created_at INTEGER NOT NULL,
+          PRIMARY KEY (src, dst, type),
+          CHECK (src <> dst)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX link_by_dst ON link(dst, src);
+
+        CREATE TABLE audit (
+          seq INTEGER PRIMARY KEY,
+          at INTEGER NOT NULL,
+          actor TEXT NOT NULL,
+          action TEXT NOT NULL,
+          target TEXT,
+          data TEXT NOT NULL CHECK (json_valid(data)),
+          prev_hash TEXT NOT NULL,
+          hash TEXT NOT NULL,
+          key_id TEXT NOT NULL
+        ) STRICT;
+        CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
+          BEGIN SELECT RAISE(ABORT, 'audit rows are append-only'); END;
+        CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit
+          BEGIN SELECT RAISE(ABORT, 'audit rows are append-only'); END;
+      `);
+    },
+  },
+  {
+    version: 2,
+    name: 'full-text and vector indexes',
+    up(db) {
+      db.exec(FTS_CREATE_SQL);
+      db.exec(`
+        CREATE VIRTUAL TABLE memory_vec USING vec0(
+          rid INTEGER PRIMARY KEY,
+          embedding float[${VECTOR_DIMS}]
+        );
+      `);
+      // Stores created at version 1 already hold memories: index them now.
+      ftsRebuild(db);
+    },
+  },
+  {
+    version: 3,
+    name: 'access history, FSRS state, procedures, review inbox and dream reports',
+    up(db) {
+      db.exec(`
+        CREATE TABLE access (
+          rid INTEGER NOT NULL REFERENCES memory(rid) ON DELETE CASCADE,
+          at INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX access_by_memory ON access(rid, at DESC);
+
+        CREATE TABLE memory_state (
+          rid INTEGER PRIMARY KEY REFERENCES memory(rid) ON DELETE CASCADE,
+          access_count INTEGER NOT NULL DEFAULT 0,
+          last_access INTEGER,
+          fsrs_state INTEGER NOT NULL DEFAULT 0,
+          stability REAL NOT NULL DEFAULT 0,
+          difficulty REAL NOT NULL DEFAULT 0,
+          elapsed_days REAL NOT NULL DEFAULT 0,
+          scheduled_days REAL NOT NULL DEFAULT 0,
+          learning_steps INTEGER NOT NULL DEFAULT 0,
+          reps INTEGER NOT NULL DEFAULT 0,
+          lapses INTEGER NOT NULL DEFAULT 0,
+          due INTEGER NOT NULL,
+          last_review INTEGER
+        ) STRICT;
+        INSERT INTO memory_state (rid, due) SELECT rid, created_at FROM memory;
+
+        CREATE TABLE procedure_outcome (
+          id INTEGER PRIMARY KEY,
+          rid INTEGER NOT NULL REFERENCES memory(rid) ON DELETE CASCADE,
+          at INTEGER NOT NULL,
+          success INTEGER NOT NULL CHECK (success IN (0, 1)),
+          niche TEXT,
+          actor TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX procedure_outcome_by_memory ON procedure_outcome(rid, at);
+
+        CREATE TABLE review_item (
+          id TEXT PRIMARY KEY,
+          kind TEXT NOT NULL,
+          proposal TEXT NOT NULL CHECK (json_valid(proposal)),
+          evidence TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(evidence)),
+          diff TEXT,
+          state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'accepted', 'rejected')),
+          source TEXT NOT NULL,
+          created_at INTEGER NOT NULL,
+          decided_at INTEGER,
+          decided_by TEXT
+        ) STRICT;
+        CREATE INDEX review_item_pending ON review_item(state, created_at);
+
+        CREATE TABLE dream_report (
+          id TEXT PRIMARY KEY,
+          started_at INTEGER NOT NULL,
+          finished_at INTEGER,
+          dry_run INTEGER NOT NULL CHECK (dry_run IN (0, 1)),
+          status TEXT NOT NULL,
+          phases TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(phases))
+        ) STRICT;
+      `);
+    },
+  },
+];
+
+export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+export function schemaVersion(db: Db): number {
+  const exists = db
+    .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'`)
+    .get();
+  if (!exists) return 0;
+  const row = db.prepare('SELECT MAX(version) AS v FROM schema_version').get() as {
+    v: number | null;
+  };
+  return row.v ?? 0;
+}
+
+export interface MigrationReport {
+  from: number;
+  to: number;
+  applied: string[];
+  backup: string | null;
+}
+
+export interface MigrateOptions {
+  /** Where to write the pre-migration backup of a store that already holds data. */
+  backupPath: (fromVersion: number) => string;
+  /** Stop at this version (tests build older schemas with it). */
+  target?: number;
+  now?: () => number;
+}
+
+export async function migrate(db: Db, options: MigrateOptions): Promise<MigrationReport> {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at INTEGER NOT NULL
+  ) STRICT`);
+  const from = schemaVersion(db);
+  const target = options.target ?? LATEST_SCHEMA_VERSION;
+  if (from > LATEST_SCHEMA_VERSION) {
+    throw new LociError(
+      'environment',
+      `This store was written by a newer Loci (schema ${from}; this Loci knows up to ${LATEST_SCHEMA_VERSION}). Upgrade Loci to open it; nothing was changed.`,
+      { schema_version: from, supported: LATEST_SCHEMA_VERSION },
+    );
+  }
+  const pending = MIGRATIONS.filter((m) => m.version > from && m.version <= target);
+  if (pending.length === 0) return { from, to: from, applied: [], backup: null };
+
+  let backup: string | null = null;
+  if (from > 0) {
+    backup = options.backupPath(from);
+    if (!existsSync(dirname(backup))) mkdirSync(dirname(backup), { recursive: true });
+    await db.backup(backup);
+  }
+  const now = options.now ?? Date.now;
+  const record = db.prepare(
+    'INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)',
+  );
+  for (const migration of pending) {
+    db.transaction(() => {
+      migration.up(db);
+      record.run(migration.version, migration.name, now());
+    })();
+  }
+  return {
+    from,
+    to: pending[pending.length - 1]?.version ?? from,
+    applied: pending.map((m) => m.name),
+    backup,
+  };
+}

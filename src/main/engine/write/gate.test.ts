@@ -1,0 +1,95 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LociError } from '../../../shared/errors';
+import {
+  contentHash,
+  gateContent,
+  normalizeLine,
+  normalizeTags,
+  normalizeText,
+  utf8Bytes,
+} from './gate';
+
+// eslint-disable-next-line no-control-regex
+const INVISIBLE = /[\u0000\u00AD\u180E\u200B-\u200D\u2060\uFEFF]/;
+
+describe('normalizeText', () => {
+  it('composes to NFC, strips zero-width characters and unifies line endings', () => {
+    expect(normalizeText('Cafe\u0301')).toBe('Café');
+    expect(normalizeText('pass\u200Bword\u200C \uFEFFhere\u2060')).toBe('password here');
+    expect(normalizeText('a\r\nb\rc')).toBe('a\nb\nc');
+    expect(normalizeText('  padded \n')).toBe('padded');
+  });
+
+  it('makes the same text with and without hidden characters hash alike', () => {
+    expect(contentHash(normalizeText('deploy\u200B on fridays'))).toBe(
+      contentHash(normalizeText('deploy on fridays')),
+    );
+  });
+
+  it('is idempotent and leaves no invisible characters (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (s) => {
+        const once = normalizeText(s);
+        expect(normalizeText(once)).toBe(once);
+        expect(INVISIBLE.test(once)).toBe(false);
+        expect(once).toBe(once.normalize('NFC'));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('keeps titles on one line', () => {
+    expect(normalizeLine('  Two\n lines\tand  spaces ')).toBe('Two lines and spaces');
+  });
+});
+
+describe('gateContent', () => {
+  it('accepts exactly 10 bytes and exactly 64 KiB', () => {
+    expect(gateContent('0123456789').bytes).toBe(10);
+    expect(gateContent('x'.repeat(65536)).bytes).toBe(65536);
+  });
+
+  it('rejects 9 bytes and 64 KiB + 1, naming the limit', () => {
+    expect(() => gateContent('012345678')).toThrowError(/minimum is 10 bytes/);
+    expect(() => gateContent('x'.repeat(65537))).toThrowError(/maximum is 65536 bytes \(64 KiB\)/);
+    try {
+      gateContent('short');
+    } catch (err) {
+      expect(err).toBeInstanceOf(LociError);
+      expect((err as LociError).code).toBe('invalid-args');
+      expect((err as LociError).data).toMatchObject({ field: 'content', bytes: 5, min: 10 });
+    }
+  });
+
+  it('measures bytes after normalisation, not characters', () => {
+    // Five characters of three bytes each: 15 bytes, accepted although only 5 characters.
+    expect(gateContent('日本語です').bytes).toBe(15);
+    // Nine visible bytes padded with zero-width spaces are still 9 bytes.
+    expect(() => gateContent('123456789\u200B\u200B\u200B')).toThrowError(/too short/);
+  });
+
+  it('accepts content if and only if its normalised size is within bounds (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.nat({ max: 3 }), (s, reps) => {
+        const text = s.repeat(reps + 1);
+        const bytes = utf8Bytes(normalizeText(text));
+        const ok = bytes >= 10 && bytes <= 65536;
+        if (ok) expect(gateContent(text).hash).toBe(contentHash(normalizeText(text)));
+        else expect(() => gateContent(text)).toThrow(LociError);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('normalizeTags', () => {
+  it('normalises, drops empty tags and removes duplicates keeping order', () => {
+    expect(normalizeTags([' ops ', 'billing', 'ops', '', 'new\u200B  tag'])).toEqual([
+      'ops',
+      'billing',
+      'new tag',
+    ]);
+    expect(normalizeTags(undefined)).toEqual([]);
+  });
+});

@@ -1,0 +1,64 @@
+// The write gate (DESIGN.md §5, step 1): normalise text the same way on every path
+// (Unicode NFC, zero-width characters stripped, line endings unified), enforce the size
+// bounds and compute the content hash that exact-duplicate detection uses.
+import { createHash } from 'node:crypto';
+import { LociError } from '../../../shared/errors';
+import { LIMITS } from '../../../shared/schemas';
+
+/**
+ * Zero-width and invisible formatting characters: ZERO WIDTH SPACE, NON-JOINER, JOINER,
+ * WORD JOINER, BYTE ORDER MARK, SOFT HYPHEN, MONGOLIAN VOWEL SEPARATOR, and NUL.
+ * (Joiners also glue emoji sequences; those fall apart into their parts, which keeps
+ * the text readable and makes hidden-text tricks visible.)
+ */
+// eslint-disable-next-line no-control-regex
+const INVISIBLE = /[\u0000\u00AD\u180E\u200B-\u200D\u2060\uFEFF]/g;
+
+export function normalizeText(text: string): string {
+  return text.normalize('NFC').replace(INVISIBLE, '').replace(/\r\n?/g, '\n').trim();
+}
+
+/** Titles and tags are single lines: whitespace runs collapse to one space. */
+export function normalizeLine(text: string): string {
+  return normalizeText(text).replace(/\s+/g, ' ');
+}
+
+export function utf8Bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+export function contentHash(normalized: string): string {
+  return createHash('sha256').update(normalized, 'utf8').digest('hex');
+}
+
+/** Normalises content and enforces 10 B – 64 KiB, naming the limit that was broken. */
+export function gateContent(raw: string): { content: string; hash: string; bytes: number } {
+  const content = normalizeText(raw);
+  const bytes = utf8Bytes(content);
+  if (bytes < LIMITS.contentMinBytes) {
+    throw new LociError(
+      'invalid-args',
+      `content is too short: ${bytes} bytes after normalisation; the minimum is ${LIMITS.contentMinBytes} bytes`,
+      { field: 'content', bytes, min: LIMITS.contentMinBytes },
+    );
+  }
+  if (bytes > LIMITS.contentMaxBytes) {
+    throw new LociError(
+      'invalid-args',
+      `content is too long: ${bytes} bytes after normalisation; the maximum is ${LIMITS.contentMaxBytes} bytes (64 KiB). Split it into several memories.`,
+      { field: 'content', bytes, max: LIMITS.contentMaxBytes },
+    );
+  }
+  return { content, hash: contentHash(content), bytes };
+}
+
+/** Normalised, de-duplicated tags in the order given (empty ones dropped). */
+export function normalizeTags(tags: readonly string[] | undefined): string[] {
+  if (!tags) return [];
+  const out: string[] = [];
+  for (const tag of tags) {
+    const t = normalizeLine(tag);
+    if (t.length > 0 && !out.includes(t)) out.push(t);
+  }
+  return out;
+}

@@ -1,0 +1,306 @@
+// The method map: every operation the engine offers, its argument schema and its
+// result type. IPC, HTTP, MCP, the CLI and in-process callers all speak this map.
+// Field names of results are snake_case because they are a public wire format.
+import type { z } from 'zod';
+import {
+  EmptyArgsSchema,
+  GetArgsSchema,
+  IdArgsSchema,
+  LinkCreateArgsSchema,
+  LinkRemoveArgsSchema,
+  ListArgsSchema,
+  NeighborsArgsSchema,
+  RecallArgsSchema,
+  RememberArgsSchema,
+  RememberManyArgsSchema,
+  StatsArgsSchema,
+  StoreNameArgsSchema,
+  TagArgsSchema,
+  UpdateArgsSchema,
+  type Evidence,
+  type Layer,
+  type LinkType,
+  type MemoryKind,
+  type Trust,
+  type Visibility,
+} from './schemas';
+
+// ---------------------------------------------------------------- callers
+
+/** Who is calling: decides the audit actor, the memory source and what is visible. */
+export interface Actor {
+  kind: 'ui' | 'cli' | 'mcp' | 'system';
+  /** For MCP: the client's name (clientInfo or `Mcp-Client-Id`), e.g. `cursor`. */
+  client?: string;
+  /** How the call arrived: `ipc`, `http`, `stdio`, `in-process`, … */
+  transport?: string;
+}
+
+export interface CallContext {
+  actor: Actor;
+}
+
+// ---------------------------------------------------------------- results
+
+export interface RememberResult {
+  id: string;
+  /** True when the same content already existed: the existing id is returned. */
+  duplicate: boolean;
+  /** True when the content looked like a credential: kept out of recall until promoted. */
+  quarantined: boolean;
+}
+
+export interface RememberManyResult {
+  results: RememberResult[];
+}
+
+export interface ScoreBreakdown {
+  /** BM25 over title, content, tags and identifier parts (higher is better). */
+  lexical: number;
+  /** How many of the query's terms the memory matched. */
+  matched_terms: number;
+  query_terms: number;
+}
+
+export interface RecallHit {
+  id: string;
+  title: string;
+  /** Compact: the head of the content (see `truncated`). Verbose: all of it. */
+  content: string;
+  truncated: boolean;
+  tags: string[];
+  kind: MemoryKind;
+  created_at: string;
+  score: number;
+  /** One line on why this memory was returned. */
+  why: string;
+  pinned: boolean;
+  quarantined: boolean;
+  /** Verbose only: the per-branch scores. */
+  breakdown?: ScoreBreakdown;
+}
+
+export interface RecallResult {
+  store: string;
+  /** Which tier answered: `lexical` until the semantic tier is installed. */
+  how: 'fastpath' | 'hybrid' | 'lexical';
+  /** True when nothing relevant was found: `results` is then empty. */
+  abstained: boolean;
+  /** `off` when no embedding model is installed: recall is lexical only. */
+  semantic: 'on' | 'off';
+  /** Plain-language notes on anything that made this answer weaker than usual. */
+  degraded: string[];
+  results: RecallHit[];
+  /** Results left out to honour `max_tokens` (never dropped silently). */
+  omitted: number;
+  tokens: { used: number; max: number | null };
+  /** Milliseconds per stage. */
+  timings: Record<string, number>;
+}
+
+export interface FsrsView {
+  state: 'new' | 'learning' | 'review' | 'relearning';
+  stability: number;
+  difficulty: number;
+  reps: number;
+  lapses: number;
+  last_review: string | null;
+  due: string;
+}
+
+export interface AccessView {
+  count: number;
+  last_at: string | null;
+  /** Newest first, at most 50. */
+  recent: string[];
+}
+
+export interface LinkView {
+  from: string;
+  to: string;
+  type: LinkType;
+  weight: number;
+  traversals: number;
+  last_traversed: string | null;
+  created_at: string;
+}
+
+export interface MemorySummary {
+  id: string;
+  title: string;
+  /** The first ~160 characters of the content. */
+  preview: string;
+  kind: MemoryKind;
+  tags: string[];
+  source: string;
+  trust: Trust;
+  visibility: Visibility;
+  pinned: boolean;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+  version: number;
+}
+
+export interface MemoryView extends Omit<MemorySummary, 'preview'> {
+  content: string;
+  layer: Layer;
+  owner: string | null;
+  quarantine_reasons: string[];
+  salience: number;
+  valence: number;
+  arousal: number;
+  valid_from: string | null;
+  valid_to: string | null;
+  content_hash: string;
+  evidence: Evidence[];
+  /** ACT-R base-level activation (natural log scale; higher means more recently and often used). */
+  activation: number | null;
+  /** FSRS probability of recall now, 0–1. */
+  retrievability: number | null;
+  access: AccessView;
+  fsrs: FsrsView;
+  links: { outgoing: LinkView[]; incoming: LinkView[] };
+}
+
+export interface ListResult {
+  items: MemorySummary[];
+  /** Pass back as `cursor` for the next page; null on the last page. */
+  next_cursor: string | null;
+  /** How many memories match the filters in all. */
+  total: number;
+}
+
+export interface VersionView {
+  version: number;
+  title: string;
+  content: string;
+  kind: MemoryKind;
+  tags: string[];
+  changed_at: string;
+  actor: string;
+}
+
+export interface HistoryResult {
+  id: string;
+  current_version: number;
+  /** Earlier versions, newest first. */
+  versions: VersionView[];
+}
+
+export interface MutationResult {
+  id: string;
+  version: number;
+  change: 'updated' | 'unchanged' | 'forgotten' | 'restored' | 'erased' | 'promoted' | 'tagged';
+}
+
+export interface LinkResult {
+  from: string;
+  to: string;
+  type: LinkType;
+  weight: number;
+  change: 'created' | 'updated' | 'removed';
+  /** For removals: how many links were removed. */
+  count?: number;
+}
+
+export interface NeighborsResult {
+  root: string;
+  nodes: (MemorySummary & { depth: number })[];
+  edges: LinkView[];
+  /** True when `limit` cut the walk short. */
+  truncated: boolean;
+}
+
+export interface StoreInfo {
+  name: string;
+  path: string;
+  created_at: string;
+  is_default: boolean;
+}
+
+export interface StoreListResult {
+  stores: StoreInfo[];
+  data_dir: string;
+}
+
+export interface StoreResetResult {
+  store: string;
+  /** Where the damaged database was moved; null when the store was not marked damaged. */
+  moved_to: string | null;
+}
+
+export interface StatsResult {
+  store: string;
+  memories: {
+    live: number;
+    deleted: number;
+    quarantined: number;
+    pinned: number;
+    by_kind: Record<MemoryKind, number>;
+  };
+  links: number;
+  versions: number;
+  audit_entries: number;
+  vectors: { count: number; semantic: 'on' | 'off' };
+  oldest: string | null;
+  newest: string | null;
+  database: {
+    path: string;
+    size_bytes: number;
+    wal_bytes: number;
+    schema_version: number;
+    sqlite_version: string;
+  };
+}
+
+// ---------------------------------------------------------------- the map
+
+interface Method<S extends z.ZodType, R> {
+  schema: S;
+  /** Phantom: the result type, carried for typing only. */
+  result?: R;
+}
+
+function method<R>() {
+  return <S extends z.ZodType>(schema: S): Method<S, R> => ({ schema });
+}
+
+export const methods = {
+  'memory.remember': method<RememberResult>()(RememberArgsSchema),
+  'memory.rememberMany': method<RememberManyResult>()(RememberManyArgsSchema),
+  'memory.recall': method<RecallResult>()(RecallArgsSchema),
+  'memory.get': method<MemoryView>()(GetArgsSchema),
+  'memory.list': method<ListResult>()(ListArgsSchema),
+  'memory.update': method<MutationResult>()(UpdateArgsSchema),
+  'memory.tag': method<MutationResult>()(TagArgsSchema),
+  'memory.forget': method<MutationResult>()(IdArgsSchema),
+  'memory.restore': method<MutationResult>()(IdArgsSchema),
+  'memory.erase': method<MutationResult>()(IdArgsSchema),
+  'memory.promote': method<MutationResult>()(IdArgsSchema),
+  'memory.history': method<HistoryResult>()(IdArgsSchema),
+  'link.create': method<LinkResult>()(LinkCreateArgsSchema),
+  'link.remove': method<LinkResult>()(LinkRemoveArgsSchema),
+  'graph.neighbors': method<NeighborsResult>()(NeighborsArgsSchema),
+  'store.list': method<StoreListResult>()(EmptyArgsSchema),
+  'store.create': method<StoreInfo>()(StoreNameArgsSchema),
+  'store.reset': method<StoreResetResult>()(StoreNameArgsSchema),
+  'stats.get': method<StatsResult>()(StatsArgsSchema),
+} as const;
+
+export type MethodMap = typeof methods;
+export type MethodName = keyof MethodMap;
+export type MethodArgs<M extends MethodName> = z.input<MethodMap[M]['schema']>;
+export type ParsedArgs<M extends MethodName> = z.output<MethodMap[M]['schema']>;
+export type MethodResult<M extends MethodName> = NonNullable<MethodMap[M]['result']>;
+
+export const METHOD_NAMES = Object.keys(methods) as MethodName[];
+
+export function isMethodName(name: string): name is MethodName {
+  return Object.prototype.hasOwnProperty.call(methods, name);
+}
+
+/** The shape every transport-side client offers. */
+export interface LociClient {
+  call<M extends MethodName>(method: M, args: MethodArgs<M>): Promise<MethodResult<M>>;
+}

@@ -1,0 +1,20 @@
+// The event map: what the engine announces after a change is committed. The HTTP
+// transport relays these as server-sent events and the Electron shell over IPC.
+
+export type MemoryChange = 'created' | 'updated' | 'forgotten' | 'restored' | 'erased' | 'promoted';
+
+export interface EventMap {
+  'memory.changed': { store: string; ids: string[]; change: MemoryChange; actor: string };
+  'link.changed': {
+    store: string;
+    from: string;
+    to: string;
+    change: 'created' | 'updated' | 'removed';
+    actor: string;
+  };
+  'store.created': { store: string };
+}
+
+export type EventName = keyof EventMap;
+
+export const EVENT_NAMES: EventName[] = ['memory.changed', 'link.changed', 'store.created'];

@@ -1,0 +1,230 @@
+// zod schemas for every method's arguments. Every transport (IPC, HTTP, MCP, CLI,
+// in-process) validates with these, so a rule written here holds everywhere.
+// Objects are strict: an unknown field is an error, never silently dropped.
+import { z } from 'zod';
+
+export const MEMORY_KINDS = [
+  'episodic',
+  'semantic',
+  'procedural',
+  'affective',
+  'prospective',
+  'schematic',
+] as const;
+export const LINK_TYPES = [
+  'related',
+  'causes',
+  'supports',
+  'contradicts',
+  'part_of',
+  'follows',
+  'derived_from',
+  'supersedes',
+  'same_as',
+] as const;
+export const VISIBILITIES = ['shared', 'private'] as const;
+export const EVIDENCE_CLASSES = ['USER', 'TOOL', 'ACT', 'SELF'] as const;
+export const LAYERS = ['working', 'long_term', 'core'] as const;
+export const TRUST_LEVELS = ['trusted', 'quarantined'] as const;
+
+/** Limits that are part of the public contract. */
+export const LIMITS = {
+  contentMinBytes: 10,
+  contentMaxBytes: 64 * 1024,
+  titleMaxChars: 200,
+  tagMaxChars: 100,
+  tagsMax: 32,
+  evidenceMax: 16,
+  evidenceQuoteMaxChars: 4000,
+  queryMaxChars: 2000,
+  recallLimitMax: 100,
+  listLimitMax: 500,
+  batchMax: 1000,
+  maxTokensMin: 32,
+  maxTokensMax: 200_000,
+  neighborsDepthMax: 3,
+  neighborsLimitMax: 500,
+} as const;
+
+export const StoreNameSchema = z
+  .string()
+  .regex(
+    /^[a-z0-9][a-z0-9_-]{0,62}$/,
+    'a store name is 1–63 characters: lowercase letters, digits, "-" and "_", starting with a letter or digit',
+  );
+
+/** ULIDs: 26 characters of Crockford base32, time-sortable. */
+export const MemoryIdSchema = z
+  .string()
+  .regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'a memory id is a 26-character ULID');
+
+export const KindSchema = z.enum(MEMORY_KINDS);
+export const LinkTypeSchema = z.enum(LINK_TYPES);
+export const VisibilitySchema = z.enum(VISIBILITIES);
+
+/** Times cross the contract as ISO 8601 with an offset (`2026-01-31T09:00:00Z`). */
+export const TimestampSchema = z.iso.datetime({ offset: true });
+
+export const TagSchema = z
+  .string()
+  .trim()
+  .min(1, 'a tag cannot be empty')
+  .max(LIMITS.tagMaxChars, `a tag is at most ${LIMITS.tagMaxChars} characters`)
+  // eslint-disable-next-line no-control-regex
+  .regex(/^[^\u0000-\u001f\u007f,]+$/, 'a tag cannot contain commas or control characters');
+
+export const TagsSchema = z.array(TagSchema).max(LIMITS.tagsMax, `at most ${LIMITS.tagsMax} tags`);
+
+export const EvidenceSchema = z.strictObject({
+  quote: z.string().min(1).max(LIMITS.evidenceQuoteMaxChars),
+  class: z.enum(EVIDENCE_CLASSES),
+  source: z.string().max(500).optional(),
+});
+
+const storeField = { store: StoreNameSchema.optional() };
+
+export const RememberArgsSchema = z.strictObject({
+  ...storeField,
+  content: z.string(),
+  title: z.string().max(LIMITS.titleMaxChars).optional(),
+  kind: KindSchema.optional(),
+  tags: TagsSchema.optional(),
+  visibility: VisibilitySchema.optional(),
+  valid_from: TimestampSchema.optional(),
+  valid_to: TimestampSchema.optional(),
+  evidence: z.array(EvidenceSchema).max(LIMITS.evidenceMax).optional(),
+  pinned: z.boolean().optional(),
+});
+
+export const RememberManyArgsSchema = z.strictObject({
+  ...storeField,
+  items: z
+    .array(RememberArgsSchema.omit({ store: true }))
+    .min(1)
+    .max(LIMITS.batchMax, `at most ${LIMITS.batchMax} memories per batch`),
+});
+
+export const RecallArgsSchema = z.strictObject({
+  ...storeField,
+  query: z.string().trim().min(1, 'the query is empty').max(LIMITS.queryMaxChars),
+  limit: z.number().int().min(1).max(LIMITS.recallLimitMax).default(10),
+  kinds: z.array(KindSchema).optional(),
+  tags: TagsSchema.optional(),
+  include_quarantined: z.boolean().default(false),
+  as_of: TimestampSchema.optional(),
+  max_tokens: z.number().int().min(LIMITS.maxTokensMin).max(LIMITS.maxTokensMax).optional(),
+  format: z.enum(['compact', 'verbose']).default('compact'),
+  /** A recall is a rehearsal of what it returns; browsing tools may opt out. */
+  rehearse: z.boolean().default(true),
+});
+
+export const GetArgsSchema = z.strictObject({
+  ...storeField,
+  id: MemoryIdSchema,
+  /** Soft-deleted memories are returned only when asked for. */
+  include_deleted: z.boolean().default(false),
+});
+
+export const ListArgsSchema = z.strictObject({
+  ...storeField,
+  kinds: z.array(KindSchema).optional(),
+  tags: TagsSchema.optional(),
+  /** Exact source (`user`, `agent:cursor`, `file:notes.md`, …) or a prefix ending in `:` or `*`. */
+  source: z.string().min(1).max(200).optional(),
+  trust: z.enum(['trusted', 'quarantined', 'any']).default('trusted'),
+  pinned: z.boolean().optional(),
+  deleted: z.enum(['exclude', 'include', 'only']).default('exclude'),
+  order: z.enum(['created', 'updated']).default('created'),
+  direction: z.enum(['desc', 'asc']).default('desc'),
+  cursor: z.string().max(200).optional(),
+  limit: z.number().int().min(1).max(LIMITS.listLimitMax).default(50),
+});
+
+const nullableTimestamp = TimestampSchema.nullable();
+
+export const UpdateArgsSchema = z
+  .strictObject({
+    ...storeField,
+    id: MemoryIdSchema,
+    content: z.string().optional(),
+    title: z.string().max(LIMITS.titleMaxChars).optional(),
+    kind: KindSchema.optional(),
+    tags: TagsSchema.optional(),
+    pinned: z.boolean().optional(),
+    visibility: VisibilitySchema.optional(),
+    valid_from: nullableTimestamp.optional(),
+    valid_to: nullableTimestamp.optional(),
+    /** Optimistic concurrency: the update fails with `conflict` if the memory moved on. */
+    expected_version: z.number().int().min(1).optional(),
+  })
+  .refine(
+    (a) =>
+      [a.content, a.title, a.kind, a.tags, a.pinned, a.visibility, a.valid_from, a.valid_to].some(
+        (v) => v !== undefined,
+      ),
+    { message: 'nothing to update: give at least one field to change' },
+  );
+
+export const IdArgsSchema = z.strictObject({ ...storeField, id: MemoryIdSchema });
+
+export const TagArgsSchema = z
+  .strictObject({
+    ...storeField,
+    id: MemoryIdSchema,
+    add: TagsSchema.optional(),
+    remove: TagsSchema.optional(),
+  })
+  .refine((a) => (a.add?.length ?? 0) + (a.remove?.length ?? 0) > 0, {
+    message: 'give tags to add or to remove',
+  });
+
+export const LinkCreateArgsSchema = z
+  .strictObject({
+    ...storeField,
+    from: MemoryIdSchema,
+    to: MemoryIdSchema,
+    type: LinkTypeSchema.default('related'),
+    weight: z.number().min(0).max(1).default(0.5),
+  })
+  .refine((a) => a.from !== a.to, { message: 'a memory cannot be linked to itself' });
+
+export const LinkRemoveArgsSchema = z.strictObject({
+  ...storeField,
+  from: MemoryIdSchema,
+  to: MemoryIdSchema,
+  /** Without a type, every link between the two memories (in that direction) is removed. */
+  type: LinkTypeSchema.optional(),
+});
+
+export const NeighborsArgsSchema = z.strictObject({
+  ...storeField,
+  id: MemoryIdSchema,
+  depth: z.number().int().min(1).max(LIMITS.neighborsDepthMax).default(1),
+  types: z.array(LinkTypeSchema).optional(),
+  limit: z.number().int().min(1).max(LIMITS.neighborsLimitMax).default(100),
+});
+
+export const EmptyArgsSchema = z.strictObject({});
+export const StoreNameArgsSchema = z.strictObject({ name: StoreNameSchema });
+export const StatsArgsSchema = z.strictObject({ ...storeField });
+
+export type RememberArgs = z.input<typeof RememberArgsSchema>;
+export type RememberManyArgs = z.input<typeof RememberManyArgsSchema>;
+export type RecallArgs = z.input<typeof RecallArgsSchema>;
+export type GetArgs = z.input<typeof GetArgsSchema>;
+export type ListArgs = z.input<typeof ListArgsSchema>;
+export type UpdateArgs = z.input<typeof UpdateArgsSchema>;
+export type IdArgs = z.input<typeof IdArgsSchema>;
+export type TagArgs = z.input<typeof TagArgsSchema>;
+export type LinkCreateArgs = z.input<typeof LinkCreateArgsSchema>;
+export type LinkRemoveArgs = z.input<typeof LinkRemoveArgsSchema>;
+export type NeighborsArgs = z.input<typeof NeighborsArgsSchema>;
+export type StoreNameArgs = z.input<typeof StoreNameArgsSchema>;
+export type StatsArgs = z.input<typeof StatsArgsSchema>;
+
+export type MemoryKind = z.infer<typeof KindSchema>;
+export type LinkType = z.infer<typeof LinkTypeSchema>;
+export type Visibility = z.infer<typeof VisibilitySchema>;
+export type Evidence = z.infer<typeof EvidenceSchema>;
+export type Layer = (typeof LAYERS)[number];
+export type Trust = (typeof TRUST_LEVELS)[number];

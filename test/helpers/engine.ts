@@ -1,0 +1,78 @@
+// A real engine on a fresh temporary data directory (real SQLite with sqlite-vec),
+// with a controllable clock, and clients for each kind of caller.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Actor, LociClient } from '../../src/shared/api';
+import { createHandlers, createInProcessClient } from '../../src/main/api';
+import type { HandlerRegistry } from '../../src/main/api/registry';
+import { Engine, type EngineOptions } from '../../src/main/engine/engine';
+
+export interface TestEngine {
+  engine: Engine;
+  handlers: HandlerRegistry;
+  dir: string;
+  /** The clock the engine reads (epoch ms); move it with `advance`. */
+  clock: { now: number };
+  advance(ms: number): void;
+  client(actor?: Actor): LociClient;
+  /** The person at the CLI. */
+  cli: LociClient;
+  /** An agent connected over MCP. */
+  agent(name: string): LociClient;
+  close(): Promise<void>;
+}
+
+export function tempDir(prefix = 'loci-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function openTestEngine(options: Partial<EngineOptions> = {}): Promise<TestEngine> {
+  const dir = options.dataDir ?? tempDir();
+  const clock = { now: Date.parse('2026-03-01T09:00:00Z') };
+  const engine = await Engine.open({
+    dataDir: dir,
+    owner: 'test',
+    clock: () => clock.now,
+    rehearsalFlushMs: 5,
+    ...options,
+  });
+  const handlers = createHandlers(engine);
+  const client = (actor: Actor = { kind: 'cli', transport: 'in-process' }) =>
+    createInProcessClient(handlers, { actor });
+  return {
+    engine,
+    handlers,
+    dir,
+    clock,
+    advance: (ms) => {
+      clock.now += ms;
+    },
+    client,
+    cli: client(),
+    agent: (name) => client({ kind: 'mcp', client: name, transport: 'in-process' }),
+    close: async () => {
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Deterministic pseudo-random strings for generated fixtures (mulberry32). */
+export function seededRandom(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
+    string: (alphabet: string, length: number) =>
+      Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join(''),
+  };
+}
