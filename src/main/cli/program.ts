@@ -74,12 +74,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       '--home <dir>',
       'the data directory (default: $LOCI_HOME or the platform app-data folder)',
     )
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) => write(`loci: ${s.replace(/^error: /, '')}`),
+      // One line: the problem, then where to look.
+      outputError: (s, write) => write(`loci: ${s.replace(/^error: /, '').trim()} (see --help)\n`),
     });
 
   const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions>();

@@ -5,6 +5,7 @@
 import type { Actor, MutationResult } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
 import type { UpdateArgs } from '../../../shared/schemas';
+import { deriveTitle } from '../cognition/appraisal';
 import { ftsInsert, ftsRemove, ftsReplace } from '../store/ftsIndex';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
@@ -167,7 +168,12 @@ export async function updateMemory(
     row,
     {
       ...current,
-      title: title ?? row.title,
+      // A title Loci derived follows the content; a title someone wrote stays.
+      title:
+        title ??
+        (content !== undefined && row.title === deriveTitle(row.content)
+          ? deriveTitle(content)
+          : row.title),
       content: content ?? row.content,
       kind: args.kind ?? row.kind,
       tags: tags ?? current.tags,

@@ -86,15 +86,15 @@ export function rehearseMemories(db: Db, rids: readonly number[], now: number): 
   const addAccess = stmt(db, 'INSERT INTO access (rid, at) VALUES (?, ?)');
   const trim = stmt(
     db,
-    `DELETE FROM access WHERE rid = ?1 AND rowid NOT IN
-       (SELECT rowid FROM access WHERE rid = ?1 ORDER BY at DESC, rowid DESC LIMIT ${ACCESS_KEEP})`,
+    `DELETE FROM access WHERE rid = ? AND rowid NOT IN
+       (SELECT rowid FROM access WHERE rid = ? ORDER BY at DESC, rowid DESC LIMIT ${ACCESS_KEEP})`,
   );
   for (const rid of rids) {
     const row = read.get(rid) as StateRow | undefined;
     if (!row) continue; // erased between the recall and this flush
     write.run({ rid, now, ...fsrsParams(rehearse(toFsrs(row), now)) });
     addAccess.run(rid, now);
-    if (row.access_count + 1 > ACCESS_KEEP) trim.run(rid);
+    if (row.access_count + 1 > ACCESS_KEEP) trim.run(rid, rid);
   }
 }
 

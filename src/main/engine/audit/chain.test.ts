@@ -1,0 +1,99 @@
+import { statSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openTestEngine, type TestEngine } from '../../../../test/helpers/engine';
+import { entryPayload, GENESIS_HASH, hmacHex, type AuditRow } from './chain';
+import { AuditKeyring } from './keyring';
+
+let t: TestEngine;
+beforeEach(async () => {
+  t = await openTestEngine();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+async function rows(): Promise<AuditRow[]> {
+  return (await t.engine.store(undefined)).db
+    .prepare('SELECT * FROM audit ORDER BY seq')
+    .all() as AuditRow[];
+}
+
+describe('the audit chain', () => {
+  it('appends one chained, keyed entry per mutation with its actor', async () => {
+    const a = await t.cli.call('memory.remember', { content: 'Audited memory number one' });
+    const b = await t
+      .agent('cursor')
+      .call('memory.remember', { content: 'Audited memory number two' });
+    await t.cli.call('memory.update', { id: a.id, title: 'Renamed' });
+    await t.cli.call('link.create', { from: a.id, to: b.id });
+    await t.cli.call('link.remove', { from: a.id, to: b.id });
+    await t.cli.call('memory.forget', { id: b.id });
+    await t.cli.call('memory.restore', { id: b.id });
+    await t.cli.call('memory.erase', { id: b.id });
+    // Reads leave no audit entry.
+    await t.cli.call('memory.recall', { query: 'audited memory' });
+    await t.cli.call('memory.get', { id: a.id });
+
+    const chain = await rows();
+    expect(chain.map((r) => r.action)).toEqual([
+      'memory.create',
+      'memory.create',
+      'memory.update',
+      'link.create',
+      'link.remove',
+      'memory.forget',
+      'memory.restore',
+      'memory.erase',
+    ]);
+    expect(chain.map((r) => r.actor)).toEqual([
+      'cli',
+      'mcp:cursor',
+      'cli',
+      'cli',
+      'cli',
+      'cli',
+      'cli',
+      'cli',
+    ]);
+    expect(chain.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+
+    const keyring = AuditKeyring.loadOrCreate(t.dir, 'default');
+    let prev = GENESIS_HASH;
+    for (const row of chain) {
+      expect(row.prev_hash).toBe(prev);
+      const expected = hmacHex(
+        keyring.key(row.key_id),
+        entryPayload({ ...row, data: JSON.parse(row.data) }),
+      );
+      expect(row.hash).toBe(expected);
+      prev = row.hash;
+    }
+    const update = JSON.parse(chain[2]!.data) as { fields: string[]; old: string; new: string };
+    expect(update.fields).toEqual(['title']);
+    expect(update.old).not.toBe(update.new);
+  });
+
+  it('forbids changing or deleting audit rows', async () => {
+    await t.cli.call('memory.remember', { content: 'Something to audit here' });
+    const db = (await t.engine.store(undefined)).db;
+    expect(() => db.prepare(`UPDATE audit SET actor = 'someone else'`).run()).toThrow(
+      /append-only/,
+    );
+    expect(() => db.prepare('DELETE FROM audit').run()).toThrow(/append-only/);
+  });
+
+  it('keeps its key outside the database, readable by the owner only', async () => {
+    await t.cli.call('memory.remember', { content: 'Something to audit here' });
+    const file = AuditKeyring.keyFile(t.dir, 'default');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('rolls the audit entry back with a failed change', async () => {
+    const a = await t.cli.call('memory.remember', { content: 'A memory to link from' });
+    const before = (await rows()).length;
+    await t.cli
+      .call('link.create', { from: a.id, to: '01HZZZZZZZZZZZZZZZZZZZZZZZ' })
+      .catch(() => undefined);
+    expect((await rows()).length).toBe(before);
+  });
+});

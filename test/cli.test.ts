@@ -1,0 +1,176 @@
+import { rmSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EXIT_CODES } from '../src/main/cli/program';
+import { Engine } from '../src/main/engine/engine';
+import { cli, spawnCli } from './helpers/cli';
+import { tempDir } from './helpers/engine';
+
+let home: string;
+beforeEach(() => {
+  home = tempDir('loci-cli-');
+});
+afterEach(() => {
+  rmSync(home, { recursive: true, force: true });
+});
+
+const json = async (args: string[], stdin = '') => {
+  const r = await cli(home, [...args, '--json'], stdin);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout);
+};
+
+describe('loci (in-process)', () => {
+  it('remembers from arguments and from standard input, then recalls', async () => {
+    const a = await json(['remember', 'Deploys', 'go', 'out', 'on', 'Tuesdays', '-t', 'ops']);
+    expect(a).toMatchObject({ duplicate: false, quarantined: false });
+    const b = await json(['remember'], 'The on-call phone is in the drawer.\n');
+    expect(b.duplicate).toBe(false);
+    const r = await json(['recall', 'deploys', 'tuesdays']);
+    expect(r.results.map((h: { id: string }) => h.id)).toEqual([a.id]);
+    const human = await cli(home, ['recall', 'on-call', 'phone']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('The on-call phone is in the drawer.');
+    expect(human.stdout).toContain('how: lexical');
+    expect(human.stdout).toContain('note: semantic: off');
+  });
+
+  it('shows, lists, updates, tags, forgets, restores and erases', async () => {
+    const { id } = await json([
+      'remember',
+      '--title',
+      'VPN',
+      '--kind',
+      'procedural',
+      'Connect the VPN with the ops profile.',
+    ]);
+    expect((await cli(home, ['get', id])).stdout).toMatch(/title +VPN/);
+    const list = await cli(home, ['list']);
+    expect(list.stdout).toContain(id);
+    expect(list.stdout).toContain('1 shown of 1');
+    expect(
+      (await json(['update', id, '--content', 'Connect the VPN with the ops-2 profile.'])).version,
+    ).toBe(2);
+    expect((await json(['history', id])).versions[0].content).toBe(
+      'Connect the VPN with the ops profile.',
+    );
+    expect((await json(['tag', id, '--add', 'network'])).change).toBe('tagged');
+    expect((await cli(home, ['forget', id])).stdout).toMatch(/Forgot .*loci restore/);
+    expect((await json(['list'])).total).toBe(0);
+    expect((await json(['restore', id])).change).toBe('restored');
+    const refused = await cli(home, ['erase', id]);
+    expect(refused.code).toBe(EXIT_CODES['invalid-args']);
+    expect(refused.stderr).toMatch(/^loci: not erased: erasing is permanent/);
+    expect((await json(['erase', id, '--yes'])).change).toBe('erased');
+    expect((await cli(home, ['get', id])).code).toBe(EXIT_CODES['not-found']);
+  });
+
+  it('links memories and walks neighbours', async () => {
+    const a = (await json(['remember', 'First linked memory text'])).id;
+    const b = (await json(['remember', 'Second linked memory text'])).id;
+    expect((await json(['link', a, b, '--type', 'causes', '--weight', '0.8'])).change).toBe(
+      'created',
+    );
+    expect((await json(['neighbors', a])).nodes[0].id).toBe(b);
+    expect((await json(['unlink', a, b])).count).toBe(1);
+  });
+
+  it('manages stores and never falls back to the default one', async () => {
+    expect((await cli(home, ['stores', 'create', 'work'])).stdout).toMatch(/Created store "work"/);
+    await json(['remember', '--store', 'work', 'Only in the work store']);
+    expect((await json(['stats', '--store', 'work'])).memories.live).toBe(1);
+    expect((await json(['stats'])).memories.live).toBe(0);
+    const unknown = await cli(home, ['list', '--store', 'nope']);
+    expect(unknown.code).toBe(EXIT_CODES['store-not-found']);
+    expect(unknown.stderr).toBe(
+      'loci: No store named "nope". Known stores: default, work. Create it with `loci stores create nope`.\n',
+    );
+    expect((await json(['stores'])).stores.map((s: { name: string }) => s.name)).toEqual([
+      'default',
+      'work',
+    ]);
+    expect((await cli(home, ['stores', 'create', 'Bad Name'])).code).toBe(
+      EXIT_CODES['invalid-args'],
+    );
+  });
+
+  it('gives one-line errors with distinct exit codes', async () => {
+    const short = await cli(home, ['remember', 'tiny']);
+    expect(short.code).toBe(2);
+    expect(short.stderr).toBe(
+      'loci: content is too short: 4 bytes after normalisation; the minimum is 10 bytes\n',
+    );
+    const usage = await cli(home, ['recall']);
+    expect(usage.code).toBe(EXIT_CODES.usage);
+    expect(usage.stderr).toMatch(/^loci: missing required argument 'query'/);
+    const badKind = await cli(home, ['remember', '--kind', 'dream', 'some text here']);
+    expect(badKind.code).toBe(EXIT_CODES.usage);
+    expect(badKind.stderr).toMatch(/argument 'dream' is invalid/);
+    const badDate = await cli(home, ['recall', 'x', '--as-of', 'last tuesday']);
+    expect(badDate.stderr).toMatch(/"last tuesday" is not a date or time/);
+    const unknown = await cli(home, ['teleport']);
+    expect(unknown.code).toBe(EXIT_CODES.usage);
+    expect(unknown.stderr).toMatch(/unknown command 'teleport'/);
+  });
+
+  it('prints help for every command', async () => {
+    const top = await cli(home, ['--help']);
+    expect(top.code).toBe(0);
+    for (const command of [
+      'remember',
+      'recall',
+      'get',
+      'list',
+      'forget',
+      'restore',
+      'erase',
+      'link',
+      'stores',
+      'stats',
+    ]) {
+      expect(top.stdout).toContain(command);
+      const help = await cli(home, [command, '--help']);
+      expect(help.code, command).toBe(0);
+      expect(help.stdout, command).toMatch(/^Usage: loci /);
+    }
+  });
+
+  it('refuses to run while another process owns the data directory, naming it', async () => {
+    const owner = await Engine.open({ dataDir: home, owner: 'serve' });
+    owner.updateLock({ port: 4711 });
+    try {
+      const r = await cli(home, ['stats']);
+      expect(r.code).toBe(EXIT_CODES['store-locked']);
+      expect(r.stderr).toMatch(/in use by `loci serve` \(pid \d+, port 4711/);
+    } finally {
+      await owner.close();
+    }
+  });
+});
+
+describe('loci (as a process)', () => {
+  it('reads standard input, prints JSON, and exits non-zero with one line on errors', async () => {
+    const ok = await spawnCli(
+      home,
+      ['remember', '--json'],
+      'Remembered through a real process pipe.',
+    );
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ duplicate: false });
+    const bad = await spawnCli(home, ['get', '01HZZZZZZZZZZZZZZZZZZZZZZZ']);
+    expect(bad.code).toBe(EXIT_CODES['not-found']);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toMatch(/^loci: No memory 01HZZZZZZZZZZZZZZZZZZZZZZZ in store "default"\./);
+  });
+});
+
+describe('usage errors', () => {
+  it('are a single line', async () => {
+    for (const args of [['recall'], ['teleport'], ['remember', '--kind', 'dream', 'x']]) {
+      const r = await cli(home, args);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr).toMatch(/\(see --help\)\n$/);
+    }
+  });
+});

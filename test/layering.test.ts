@@ -1,0 +1,110 @@
+// The layering rules of DESIGN.md §3 live in eslint.config.mjs; this proves each one
+// fires (and that the allowed imports pass), so a config change cannot silently drop one.
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const eslint = new ESLint({ cwd: new URL('..', import.meta.url).pathname });
+
+async function importErrors(filePath: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${source}\nexport {};\n`, { filePath });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'no-restricted-imports')
+    .map((m) => m.message);
+}
+
+describe('layering lint', () => {
+  it('allows electron only in src/main/electron and src/preload', async () => {
+    const code = `import { app } from 'electron'; void app;`;
+    expect(await importErrors('src/main/electron/window.ts', code)).toEqual([]);
+    expect(await importErrors('src/preload/index.ts', code)).toEqual([]);
+    for (const file of [
+      'src/main/engine/engine.ts',
+      'src/main/api/x.ts',
+      'src/main/cli.ts',
+      'src/main/http/server.ts',
+      'src/renderer/src/App.tsx',
+    ]) {
+      expect((await importErrors(file, code)).join(), file).toMatch(
+        /Only src\/main\/electron and src\/preload may import electron/,
+      );
+    }
+  });
+
+  it('keeps src/shared free of the project and of Node', async () => {
+    expect(
+      await importErrors(
+        'src/shared/api.ts',
+        `import { z } from 'zod'; import { x } from './schemas'; void z; void x;`,
+      ),
+    ).toEqual([]);
+    expect(
+      (
+        await importErrors(
+          'src/shared/api.ts',
+          `import { Engine } from '../main/engine/engine'; void Engine;`,
+        )
+      ).join(),
+    ).toMatch(/imports nothing from the rest of the project/);
+    expect(
+      (
+        await importErrors(
+          'src/shared/api.ts',
+          `import { readFileSync } from 'node:fs'; void readFileSync;`,
+        )
+      ).join(),
+    ).toMatch(/no Node APIs/);
+    expect(
+      (await importErrors('src/shared/api.ts', `import { join } from 'path'; void join;`)).join(),
+    ).toMatch(/no Node APIs/);
+  });
+
+  it('lets the renderer import only src/shared and browser code', async () => {
+    expect(
+      await importErrors(
+        'src/renderer/src/lib/engineClient.ts',
+        `import type { MethodName } from '../../../shared/api'; let m: MethodName;`,
+      ),
+    ).toEqual([]);
+    expect(
+      (
+        await importErrors(
+          'src/renderer/src/App.tsx',
+          `import { Engine } from '../../main/engine/engine'; void Engine;`,
+        )
+      ).join(),
+    ).toMatch(/through lib\/engineClient\.ts/);
+    expect(
+      (
+        await importErrors(
+          'src/renderer/src/App.tsx',
+          `import { readFile } from 'fs'; void readFile;`,
+        )
+      ).join(),
+    ).toMatch(/browser APIs only/);
+  });
+
+  it('keeps the engine ignorant of its transports', async () => {
+    expect(
+      await importErrors(
+        'src/main/engine/memory/x.ts',
+        `import { z } from '../../../shared/api'; void z;`,
+      ),
+    ).toEqual([]);
+    for (const target of [
+      '../../api',
+      '../../mcp/server',
+      '../../http/server',
+      '../../cli/program',
+    ]) {
+      expect(
+        (
+          await importErrors(
+            'src/main/engine/memory/x.ts',
+            `import { y } from '${target}'; void y;`,
+          )
+        ).join(),
+        target,
+      ).toMatch(/knows nothing of its transports/);
+    }
+  });
+});
