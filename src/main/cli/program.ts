@@ -7,6 +7,7 @@ import { LociError, toErrorData, type ErrorCode } from '../../shared/errors';
 import { LINK_TYPES, MEMORY_KINDS } from '../../shared/schemas';
 import { createHandlers, createInProcessClient } from '../api';
 import { Engine } from '../engine/engine';
+import type { SynchronousMode } from '../engine/store/database';
 import * as fmt from './format';
 import { colorsFor, confirm, readStdin, type CliIo } from './io';
 
@@ -61,6 +62,18 @@ function timeArg(value: string): string {
   return new Date(t).toISOString();
 }
 
+/** `LOCI_SYNCHRONOUS=normal` trades the last transactions before a power cut for speed. */
+function synchronousFrom(env: Record<string, string | undefined>): SynchronousMode {
+  const value = (env.LOCI_SYNCHRONOUS ?? 'full').toLowerCase();
+  if (value !== 'full' && value !== 'normal') {
+    throw new LociError(
+      'invalid-args',
+      `LOCI_SYNCHRONOUS must be "full" or "normal", not "${value}"`,
+    );
+  }
+  return value;
+}
+
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const c = colorsFor(io);
   let engine: Engine | null = null;
@@ -91,7 +104,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   ): Promise<MethodResult<M>> {
     if (!client) {
       const home = globals(cmd).home ?? io.env.LOCI_HOME;
-      engine = await Engine.open({ ...(home ? { dataDir: home } : {}), owner: 'cli' });
+      engine = await Engine.open({
+        ...(home ? { dataDir: home } : {}),
+        owner: 'cli',
+        synchronous: synchronousFrom(io.env),
+      });
       client = createInProcessClient(createHandlers(engine), {
         actor: { kind: 'cli', transport: 'in-process' },
       });

@@ -12,7 +12,7 @@ import { ftsInsert } from '../store/ftsIndex';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { gateContent, normalizeLine, normalizeTags } from '../write/gate';
-import { scanSecrets } from '../write/secrets';
+import { scanSecretsMany } from '../write/secrets';
 import { actorName, ownerFor, parseTime, sourceFor, visibilityFilter } from './model';
 import { insertState } from './state';
 
@@ -44,8 +44,26 @@ export function checkValidity(validFrom: number | null, validTo: number | null) 
   return { validFrom, validTo };
 }
 
-/** Everything about a new memory that does not need the database. */
-export async function prepareMemory(item: RememberItem): Promise<PreparedMemory> {
+/** Everything about new memories that does not need the database. */
+export async function prepareMemories(items: readonly RememberItem[]): Promise<PreparedMemory[]> {
+  const drafts = items.map((item, index) => {
+    try {
+      return draft(item);
+    } catch (err) {
+      if (err instanceof LociError && items.length > 1) {
+        throw new LociError(err.code, `item ${index}: ${err.message}`, { ...err.data, index });
+      }
+      throw err;
+    }
+  });
+  const scans = await scanSecretsMany(drafts.map((d) => d.scanned));
+  return drafts.map(({ scanned: _scanned, ...d }, i) => ({
+    ...d,
+    secretRules: scans[i]?.rules ?? [],
+  }));
+}
+
+function draft(item: RememberItem): Omit<PreparedMemory, 'secretRules'> & { scanned: string } {
   const { content, hash } = gateContent(item.content);
   const givenTitle = item.title !== undefined ? normalizeLine(item.title) : '';
   const title = givenTitle.length > 0 ? givenTitle : deriveTitle(content);
@@ -55,10 +73,6 @@ export async function prepareMemory(item: RememberItem): Promise<PreparedMemory>
     item.valid_from ? parseTime(item.valid_from) : null,
     item.valid_to ? parseTime(item.valid_to) : null,
   );
-  const scanned = [content, givenTitle, tags.join('\n'), ...evidence.map((e) => e.quote)].join(
-    '\n',
-  );
-  const { rules } = await scanSecrets(scanned);
   const affect = appraiseAffect(content);
   return {
     content,
@@ -74,7 +88,8 @@ export async function prepareMemory(item: RememberItem): Promise<PreparedMemory>
     salience: appraiseSalience(content, affect, evidence),
     valence: affect.valence,
     arousal: affect.arousal,
-    secretRules: rules,
+    // Everything a person or agent wrote is scanned, not only the content.
+    scanned: [content, givenTitle, tags.join('\n'), ...evidence.map((e) => e.quote)].join('\n'),
   };
 }
 
@@ -143,6 +158,8 @@ export function insertMemories(
   const who = actorName(actor);
   const source = sourceFor(actor);
 
+  // Every memory of the batch is first reviewed at the same instant: one state for all.
+  const firstReview = rehearse(newFsrsState(now), now);
   return db.transaction(() => {
     const results: RememberResult[] = [];
     const inBatch = new Map<string, RememberResult>();
@@ -193,7 +210,7 @@ export function insertMemories(
       for (const tag of item.tags) insertTag.run(rid, tag);
       ftsInsert(db, rid, { title: item.title, content: item.content, tags: item.tags });
       // Writing a memory is its first encoding: one access and one FSRS review.
-      insertState(db, rid, rehearse(newFsrsState(now), now), now);
+      insertState(db, rid, firstReview, now);
       audit.append(
         {
           actor: who,

@@ -7,6 +7,20 @@
 import { eng as englishStopwords } from 'stopword';
 
 const WORD = /[\p{L}\p{N}]+/gu;
+const NON_WORD = /[^\p{L}\p{N}]+/u;
+/** A case hump or a letter/digit join: only words with one are worth splitting (linear test). */
+const HUMP = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L}/u;
+/**
+ * The same test for ASCII words without the `u` flag: V8 runs Unicode property classes
+ * several times slower, so words are tested this way first.
+ */
+const ASCII_HUMP = /[a-z][A-Z]|[A-Z][A-Z][a-z]|[A-Za-z][0-9]|[0-9][A-Za-z]/;
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/;
+
+function humped(word: string): boolean {
+  return ASCII_HUMP.test(word) || (NON_ASCII.test(word) && HUMP.test(word));
+}
 
 /** Question words and fillers that the stopword list leaves in but queries are full of. */
 const EXTRA_STOPWORDS = ['does', 'when', 'why', 'please', 'tell', 'me', 'you', 'your', 'us'];
@@ -35,8 +49,9 @@ export function splitWord(word: string): string[] {
  */
 export function identifierTerms(text: string): string {
   const groups = new Set<string>();
-  for (const match of text.matchAll(WORD)) {
-    const parts = splitWord(match[0]);
+  for (const word of text.split(NON_WORD)) {
+    if (word.length < 2 || !humped(word)) continue;
+    const parts = splitWord(word);
     if (parts.length > 0) groups.add(parts.join(' '));
   }
   for (const match of text.matchAll(/\bv(\d+(?:\.\d+)+)\b/gi)) {

@@ -20,14 +20,42 @@ export interface SecretScan {
   rules: string[];
 }
 
-export async function scanSecrets(text: string): Promise<SecretScan> {
-  const own = matchSecretRules(text);
+/** Between texts scanned together. No rule of the preset matches across it in practice. */
+const SEPARATOR = '\n\n\u0000\u0000\n\n';
+
+async function runPreset(content: string) {
   const result = await lintSource({
-    source: { content: text, filePath: 'memory.txt', ext: '.txt', contentType: 'text' },
+    source: { content, filePath: 'memory.txt', ext: '.txt', contentType: 'text' },
     options: { config: SECRETLINT_CONFIG, maskSecrets: true, noPhysicFilePath: true },
   });
-  const fromPreset = result.messages
-    .filter((m) => m.type === 'message' && m.severity !== 'info')
-    .map((m) => shortRuleId(m.ruleId));
-  return { rules: [...new Set([...own, ...fromPreset])].sort() };
+  return result.messages.filter((m) => m.type === 'message' && m.severity !== 'info');
+}
+
+/**
+ * Scans many texts at once. secretlint costs ~150 µs a call whatever the size, so the
+ * texts go through it as one document and each finding is given back to the text(s)
+ * its range overlaps (a finding that spans two texts quarantines both: the safe side).
+ */
+export async function scanSecretsMany(texts: readonly string[]): Promise<SecretScan[]> {
+  const found = texts.map((text) => new Set(matchSecretRules(text)));
+  const starts: number[] = [];
+  let offset = 0;
+  for (const text of texts) {
+    starts.push(offset);
+    offset += text.length + SEPARATOR.length;
+  }
+  for (const message of await runPreset(texts.join(SEPARATOR))) {
+    const [from, to] = message.range;
+    for (let i = 0; i < texts.length; i++) {
+      const start = starts[i] as number;
+      const end = start + (texts[i] as string).length;
+      if (from < end && to > start) found[i]?.add(shortRuleId(message.ruleId));
+    }
+  }
+  return found.map((rules) => ({ rules: [...rules].sort() }));
+}
+
+export async function scanSecrets(text: string): Promise<SecretScan> {
+  const [scan] = await scanSecretsMany([text]);
+  return scan as SecretScan;
 }

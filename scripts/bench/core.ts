@@ -1,0 +1,133 @@
+// npm run bench:core — the engine core's speed and memory on synthetic stores of
+// 10k and 100k memories: remember throughput (batched and one by one, each a durable
+// transaction), lexical recall latency (p50/p95) and resident memory.
+// Writes bench-results/core.json and prints a Markdown table for the README.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { SingleBar, Presets } from 'cli-progress';
+import { createHandlers, createInProcessClient } from '../../src/main/api';
+import { Engine } from '../../src/main/engine/engine';
+import { generator } from './corpus';
+
+const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 1000);
+const SINGLES = Number(process.env.BENCH_SINGLES ?? 1000);
+const BATCH = 1000;
+
+const dir = mkdtempSync(join(tmpdir(), 'loci-bench-'));
+const engine = await Engine.open({ dataDir: dir, owner: 'bench' });
+const client = createInProcessClient(createHandlers(engine), { actor: { kind: 'cli' } });
+const next = generator(7);
+const queries: string[] = [];
+const rssMb = () => Math.round(process.memoryUsage().rss / 1024 / 1024);
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+};
+
+interface Row {
+  size: number;
+  batched_per_s: number;
+  single_per_s: number | null;
+  recall_p50_ms: number;
+  recall_p95_ms: number;
+  hit_rate: number;
+  rss_mb: number;
+  db_mb: number;
+}
+const rows: Row[] = [];
+let loaded = 0;
+let batchedMs = 0;
+
+for (const size of SIZES) {
+  // The memories are generated before the clock starts: only remembering is timed.
+  const batches: { content: string; tags: string[] }[][] = [];
+  for (let i = loaded; i < size; i += BATCH) {
+    batches.push(
+      Array.from({ length: Math.min(BATCH, size - i) }, () => {
+        const g = next();
+        if (queries.length < 5000 && Math.random() < 0.05) queries.push(g.query);
+        return { content: g.content, tags: g.tags };
+      }),
+    );
+  }
+  const bar = new SingleBar(
+    {
+      format: `loading ${size.toLocaleString()} memories [{bar}] {value}/{total} {rate}/s`,
+      hideCursor: true,
+    },
+    Presets.shades_classic,
+  );
+  bar.start(size, loaded, { rate: 0 });
+  const t0 = performance.now();
+  const start = loaded;
+  for (const items of batches) {
+    await client.call('memory.rememberMany', { items });
+    loaded += items.length;
+    bar.update(loaded, { rate: Math.round((loaded - start) / ((performance.now() - t0) / 1000)) });
+  }
+  bar.stop();
+  batchedMs += performance.now() - t0;
+  const batchedPerS = Math.round((loaded - start) / ((performance.now() - t0) / 1000));
+
+  // One by one: each remember is its own transaction with synchronous=FULL.
+  let singlePerS: number | null = null;
+  if (rows.length === 0) {
+    const singles = Array.from({ length: SINGLES }, () => next().content);
+    const ts = performance.now();
+    for (const content of singles) await client.call('memory.remember', { content });
+    singlePerS = Math.round(SINGLES / ((performance.now() - ts) / 1000));
+    loaded += SINGLES;
+  }
+
+  // Recall: warm up, then timed queries (each a real rehearsal, flushed in the background).
+  for (let i = 0; i < 50; i++)
+    await client.call('memory.recall', { query: queries[i % queries.length]! });
+  const lat: number[] = [];
+  let hits = 0;
+  for (let i = 0; i < QUERIES; i++) {
+    const q = queries[i % queries.length]!;
+    const t = performance.now();
+    const r = await client.call('memory.recall', { query: q });
+    lat.push(performance.now() - t);
+    if (r.results.length > 0) hits++;
+  }
+  await engine.flushRehearsals();
+  const stats = await client.call('stats.get', {});
+  rows.push({
+    size: stats.memories.live,
+    batched_per_s: batchedPerS,
+    single_per_s: singlePerS,
+    recall_p50_ms: Number(pct(lat, 50).toFixed(2)),
+    recall_p95_ms: Number(pct(lat, 95).toFixed(2)),
+    hit_rate: Number((hits / QUERIES).toFixed(3)),
+    rss_mb: rssMb(),
+    db_mb: Number(
+      ((stats.database.size_bytes + stats.database.wal_bytes) / 1024 / 1024).toFixed(1),
+    ),
+  });
+}
+
+await engine.close();
+rmSync(dir, { recursive: true, force: true });
+
+const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, ${process.platform}`;
+mkdirSync('bench-results', { recursive: true });
+writeFileSync(
+  'bench-results/core.json',
+  JSON.stringify({ machine, date: new Date().toISOString(), queries: QUERIES, rows }, null, 2),
+);
+console.log(`\nmachine: ${machine}`);
+console.log(
+  '| memories | remember, batched (/s) | remember, one by one (/s) | recall p50 (ms) | recall p95 (ms) | RSS (MB) | database (MB) |',
+);
+console.log('|---:|---:|---:|---:|---:|---:|---:|');
+for (const r of rows) {
+  console.log(
+    `| ${r.size.toLocaleString('en')} | ${r.batched_per_s.toLocaleString('en')} | ${r.single_per_s?.toLocaleString('en') ?? '—'} | ${r.recall_p50_ms} | ${r.recall_p95_ms} | ${r.rss_mb} | ${r.db_mb} |`,
+  );
+}
+console.log(
+  `(recall: ${QUERIES} queries per size, two-term queries built from stored memories; ${Math.round(batchedMs / 1000)} s spent loading)`,
+);
