@@ -31,7 +31,7 @@ describe('loci (in-process)', () => {
     const human = await cli(home, ['recall', 'on-call', 'phone']);
     expect(human.code).toBe(0);
     expect(human.stdout).toContain('The on-call phone is in the drawer.');
-    expect(human.stdout).toContain('how: lexical');
+    expect(human.stdout).toContain('how: fastpath');
     expect(human.stdout).toContain('note: semantic: off');
   });
 

@@ -17,6 +17,9 @@ import {
   StoreNameArgsSchema,
   TagArgsSchema,
   UpdateArgsSchema,
+  CalibrateArgsSchema,
+  ModelIdArgsSchema,
+  ModelUseArgsSchema,
   type Evidence,
   type Layer,
   type LinkType,
@@ -55,11 +58,25 @@ export interface RememberManyResult {
 }
 
 export interface ScoreBreakdown {
-  /** BM25 over title, content, tags and identifier parts (higher is better). */
-  lexical: number;
-  /** How many of the query's terms the memory matched. */
+  /** BM25 over title, content, tags and identifier parts (higher is better); null when not a lexical candidate. */
+  lexical: number | null;
+  lexical_rank: number | null;
+  /** Cosine similarity to the query; null when not a vector candidate. */
+  vector: number | null;
+  vector_rank: number | null;
+  /** Reciprocal rank fusion of the two, normalised to 0–1. */
+  fused: number;
+  /** Activation spread to it over links from other candidates. */
+  spread: number;
+  /** ACT-R base-level activation (before squashing to 0–1). */
+  activation: number | null;
+  retrievability: number | null;
+  salience: number;
+  /** How many of the query's terms it matched (lexical). */
   matched_terms: number;
   query_terms: number;
+  /** The blended score the ranking used (before diversity). */
+  final: number;
 }
 
 export interface RecallHit {
@@ -80,22 +97,93 @@ export interface RecallHit {
   breakdown?: ScoreBreakdown;
 }
 
+export interface TraceItem {
+  id: string;
+  title: string;
+  score: number;
+  note?: string;
+}
+
+export interface TraceStage {
+  name:
+    | 'recognise'
+    | 'lexical'
+    | 'vector'
+    | 'fusion'
+    | 'spreading'
+    | 'ranking'
+    | 'diversity'
+    | 'abstention'
+    | 'budget';
+  ms: number;
+  /** The memories at the end of this stage, best first (at most 30). */
+  items: TraceItem[];
+  detail: Record<string, unknown>;
+}
+
+export interface RecallTrace {
+  query: string;
+  terms: string[];
+  stages: TraceStage[];
+}
+
 export interface RecallResult {
   store: string;
-  /** Which tier answered: `lexical` until the semantic tier is installed. */
+  /** Which tier answered: the recogniser (`fastpath`), `hybrid` (lexical + vectors) or `lexical` only. */
   how: 'fastpath' | 'hybrid' | 'lexical';
   /** True when nothing relevant was found: `results` is then empty. */
   abstained: boolean;
-  /** `off` when no embedding model is installed: recall is lexical only. */
+  /** `off` when no embedding model is in use: vectors (if any) come from the hashing fallback. */
   semantic: 'on' | 'off';
   /** Plain-language notes on anything that made this answer weaker than usual. */
   degraded: string[];
   results: RecallHit[];
+  /** Verbose answers that abstained: the closest memories that did not make the bar. */
+  near_misses?: RecallHit[];
   /** Results left out to honour `max_tokens` (never dropped silently). */
   omitted: number;
   tokens: { used: number; max: number | null };
-  /** Milliseconds per stage. */
+  /** Milliseconds per stage; `embed_ms` (query inference) is reported apart from `total_ms`. */
   timings: Record<string, number>;
+  /** With `explain: true`: the stage-by-stage trace. */
+  trace?: RecallTrace;
+}
+
+export interface CalibrationResult {
+  store: string;
+  model: string;
+  /** Cosine similarity below which recall abstains. */
+  threshold: number;
+  answerable: number;
+  unanswerable: number;
+  /** (true-positive rate + true-negative rate) / 2 at the threshold. */
+  balanced_accuracy: number;
+  memories: number;
+  calibrated_at: string;
+}
+
+export interface ModelInfo {
+  id: string;
+  name: string;
+  dims: number;
+  languages: string[];
+  license: string;
+  description: string;
+  installed: boolean;
+  /** The model recall uses now. */
+  active: boolean;
+  dir: string | null;
+  /** False when its files' hashes were recorded at download, not pinned by the catalogue. */
+  pinned: boolean;
+  size_bytes: number | null;
+}
+
+export interface ModelListResult {
+  models: ModelInfo[];
+  /** The vectors in use now: a model id, or the hashing fallback's. */
+  active: string;
+  semantic: 'on' | 'off';
+  note: string | null;
 }
 
 export interface FsrsView {
@@ -230,6 +318,15 @@ export interface StoreResetResult {
   moved_to: string | null;
 }
 
+export interface EmbeddingStatusView {
+  model: string;
+  semantic: 'on' | 'off';
+  /** Live memories with a vector of the active model. */
+  embedded: number;
+  /** Live memories still waiting for one (the backfill fills them in). */
+  pending: number;
+}
+
 export interface StatsResult {
   store: string;
   memories: {
@@ -242,7 +339,7 @@ export interface StatsResult {
   links: number;
   versions: number;
   audit_entries: number;
-  vectors: { count: number; semantic: 'on' | 'off' };
+  vectors: EmbeddingStatusView;
   oldest: string | null;
   newest: string | null;
   database: {
@@ -286,6 +383,11 @@ export const methods = {
   'store.create': method<StoreInfo>()(StoreNameArgsSchema),
   'store.reset': method<StoreResetResult>()(StoreNameArgsSchema),
   'stats.get': method<StatsResult>()(StatsArgsSchema),
+  'recall.calibrate': method<CalibrationResult>()(CalibrateArgsSchema),
+  'models.list': method<ModelListResult>()(EmptyArgsSchema),
+  'models.install': method<ModelInfo>()(ModelIdArgsSchema),
+  'models.remove': method<{ id: string; removed: true }>()(ModelIdArgsSchema),
+  'models.use': method<ModelListResult>()(ModelUseArgsSchema),
 } as const;
 
 export type MethodMap = typeof methods;

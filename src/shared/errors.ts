@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   'store-locked',
   /** The environment cannot run Loci safely (SQLite version, pragmas, extensions). */
   'environment',
+  /** A downloaded or stored file does not match its expected size or checksum. */
+  'integrity',
   /** The caller may not do this. */
   'forbidden',
   /** A method name that does not exist. */

@@ -13,8 +13,25 @@ export interface EventMap {
     actor: string;
   };
   'store.created': { store: string };
+  /** The background embedding of a store's memories. */
+  'embedding.progressed': { store: string; model: string; done: number; total: number };
+  /** A model download. */
+  'models.progressed': {
+    model: string;
+    file: string;
+    index: number;
+    files: number;
+    received: number;
+    total: number | null;
+  };
 }
 
 export type EventName = keyof EventMap;
 
-export const EVENT_NAMES: EventName[] = ['memory.changed', 'link.changed', 'store.created'];
+export const EVENT_NAMES: EventName[] = [
+  'memory.changed',
+  'link.changed',
+  'store.created',
+  'embedding.progressed',
+  'models.progressed',
+];

@@ -116,6 +116,16 @@ export const RecallArgsSchema = z.strictObject({
   format: z.enum(['compact', 'verbose']).default('compact'),
   /** A recall is a rehearsal of what it returns; browsing tools may opt out. */
   rehearse: z.boolean().default(true),
+  /** Return the stage-by-stage trace (the observatory's Recall lab replays it). */
+  explain: z.boolean().default(false),
+  /** Include memories another memory supersedes (hidden by default). */
+  history: z.boolean().default(false),
+});
+
+export const CalibrateArgsSchema = z.strictObject({
+  ...storeField,
+  /** Memories sampled for answerable questions (default 200). */
+  sample: z.number().int().min(10).max(2000).default(200),
 });
 
 export const GetArgsSchema = z.strictObject({
@@ -205,12 +215,30 @@ export const NeighborsArgsSchema = z.strictObject({
 });
 
 export const EmptyArgsSchema = z.strictObject({});
+export const ModelIdArgsSchema = z.strictObject({
+  id: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9._-]{0,80}$/,
+      'a model id is lowercase letters, digits, ".", "-" and "_"',
+    ),
+});
+export const ModelUseArgsSchema = z.strictObject({
+  /** A model id, `auto` (the best installed) or `none` (the hashing fallback). */
+  id: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9._-]{0,80}$/,
+      'a model id is lowercase letters, digits, ".", "-" and "_"',
+    ),
+});
 export const StoreNameArgsSchema = z.strictObject({ name: StoreNameSchema });
 export const StatsArgsSchema = z.strictObject({ ...storeField });
 
 export type RememberArgs = z.input<typeof RememberArgsSchema>;
 export type RememberManyArgs = z.input<typeof RememberManyArgsSchema>;
 export type RecallArgs = z.input<typeof RecallArgsSchema>;
+export type CalibrateArgs = z.input<typeof CalibrateArgsSchema>;
 export type GetArgs = z.input<typeof GetArgsSchema>;
 export type ListArgs = z.input<typeof ListArgsSchema>;
 export type UpdateArgs = z.input<typeof UpdateArgsSchema>;

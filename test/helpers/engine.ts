@@ -35,6 +35,10 @@ export async function openTestEngine(options: Partial<EngineOptions> = {}): Prom
     owner: 'test',
     clock: () => clock.now,
     rehearsalFlushMs: 5,
+    // Deterministic tests: a write returns once its vectors are stored, and no model is
+    // picked up from the developer's LOCI_MODEL_PATH unless a test asks for one.
+    embedWrites: 'await',
+    env: {},
     ...options,
   });
   const handlers = createHandlers(engine);

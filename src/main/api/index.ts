@@ -10,6 +10,7 @@ import type {
 import type { Engine } from '../engine/engine';
 import { registerGraphHandlers } from './graph';
 import { registerMemoryHandlers } from './memory';
+import { registerModelHandlers } from './models';
 import { HandlerRegistry } from './registry';
 import { registerStoreHandlers } from './store';
 
@@ -20,6 +21,7 @@ export function createHandlers(engine: Engine): HandlerRegistry {
   registerMemoryHandlers(registry, engine);
   registerGraphHandlers(registry, engine);
   registerStoreHandlers(registry, engine);
+  registerModelHandlers(registry, engine);
   registry.assertComplete();
   return registry;
 }

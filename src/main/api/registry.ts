@@ -1,7 +1,6 @@
 // The handler registry: one entry per contract method, each validated with the shared
 // schema before it runs. Transports call `dispatch` and nothing else, so validation and
 // error shaping are identical on IPC, HTTP, MCP, the CLI and in-process.
-import type { z } from 'zod';
 import {
   isMethodName,
   methods,
@@ -11,26 +10,12 @@ import {
   type ParsedArgs,
 } from '../../shared/api';
 import { LociError, toErrorData } from '../../shared/errors';
+import { describeIssues } from '../../shared/validation';
 
 export type Handler<M extends MethodName> = (
   args: ParsedArgs<M>,
   ctx: CallContext,
 ) => Promise<MethodResult<M>> | MethodResult<M>;
-
-/** Turns zod issues into one readable line: `content: too short; unknown field "x"`. */
-export function describeIssues(issues: z.core.$ZodIssue[]): string {
-  return issues
-    .slice(0, 5)
-    .map((issue) => {
-      const path = issue.path.map(String).join('.');
-      const message =
-        issue.code === 'unrecognized_keys'
-          ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`
-          : issue.message;
-      return path ? `${path}: ${message}` : message;
-    })
-    .join('; ');
-}
 
 export class HandlerRegistry {
   private readonly handlers = new Map<MethodName, Handler<MethodName>>();

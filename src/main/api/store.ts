@@ -7,4 +7,5 @@ export function registerStoreHandlers(registry: HandlerRegistry, engine: Engine)
   registry.register('store.create', (args) => engine.storeCreate(args));
   registry.register('store.reset', (args) => engine.storeReset(args.name));
   registry.register('stats.get', (args, ctx) => engine.stats(args, ctx.actor));
+  registry.register('recall.calibrate', (args) => engine.calibrate(args));
 }

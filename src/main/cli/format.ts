@@ -217,7 +217,10 @@ export function formatStats(c: Colors, s: StatsResult): string {
     ['links', String(s.links)],
     ['versions', String(s.versions)],
     ['audit entries', String(s.audit_entries)],
-    ['semantic', `${s.vectors.semantic} (${s.vectors.count} vectors)`],
+    [
+      'semantic',
+      `${s.vectors.semantic} (${s.vectors.model}: ${s.vectors.embedded} embedded, ${s.vectors.pending} waiting)`,
+    ],
     ['oldest', s.oldest ?? '—'],
     ['newest', s.newest ?? '—'],
     [

@@ -26,6 +26,7 @@ export const EXIT_CODES: Record<ErrorCode | 'usage', number> = {
   unavailable: 5,
   'store-corrupt': 6,
   environment: 7,
+  integrity: 8,
 };
 
 interface GlobalOptions {

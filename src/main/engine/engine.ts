@@ -20,6 +20,10 @@ import type {
   StoreInfo,
   StoreListResult,
   StoreResetResult,
+  CalibrationResult,
+  EmbeddingStatusView,
+  ModelInfo,
+  ModelListResult,
 } from '../../shared/api';
 import { LociError } from '../../shared/errors';
 import type { MemoryChange } from '../../shared/events';
@@ -34,10 +38,12 @@ import {
   tagMemory,
   updateMemory,
 } from './memory/mutate';
-import { getMemory, history, listMemories, stats } from './memory/read';
+import { getMemory, history, listMemories, loadRow, stats } from './memory/read';
 import { insertMemories, prepareMemories, type RememberItem } from './memory/remember';
-import { rehearseMemories } from './memory/state';
-import { recallLexical } from './recall/recall';
+import { rehearseMemories, strengthenCoRecalled } from './memory/state';
+import { recall } from './recall/recall';
+import { loadConfig, type Config } from './config';
+import { Semantic, type EmbedWrites } from './semantic';
 import type { SynchronousMode } from './store/database';
 import { DataDirLock, type OwnerKind } from './store/lock';
 import { resolveDataDir } from './store/paths';
@@ -69,24 +75,45 @@ export interface EngineOptions {
   clock?: () => number;
   /** How long rehearsals are gathered before one write (ms). */
   rehearsalFlushMs?: number;
+  /**
+   * `await`: a write returns once its vectors are stored (the CLI: nothing runs after
+   * the command). `background` (default): vectors are filled in after the write returns.
+   */
+  embedWrites?: EmbedWrites;
+  /** Environment for model lookup (LOCI_MODEL_PATH); defaults to process.env. */
+  env?: Record<string, string | undefined>;
 }
 
 export class Engine {
   readonly events = new EngineEvents();
   private readonly stores = new Map<string, Promise<OpenStore>>();
-  private readonly pendingRehearsals = new Map<string, Set<number>>();
+  private readonly pendingRehearsals = new Map<
+    string,
+    { rids: Set<number>; pairs: Map<string, [number, number]> }
+  >();
   private rehearsalTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly newId = monotonicFactory(pooledRandom());
   readonly now: () => number;
 
+  readonly semantic: Semantic;
+
   private constructor(
     readonly dataDir: string,
     private readonly lock: DataDirLock,
     private readonly registry: StoreRegistry,
+    readonly config: Config,
     private readonly options: EngineOptions,
   ) {
     this.now = options.clock ?? Date.now;
+    this.semantic = new Semantic({
+      dataDir,
+      config,
+      events: this.events,
+      now: this.now,
+      embedWrites: options.embedWrites ?? 'background',
+      ...(options.env ? { env: options.env } : {}),
+    });
   }
 
   static async open(options: EngineOptions = {}): Promise<Engine> {
@@ -95,9 +122,10 @@ export class Engine {
     const lock = DataDirLock.acquire(dataDir, options.owner ?? 'cli');
     try {
       const registry = new StoreRegistry(dataDir, { synchronous: options.synchronous ?? 'full' });
+      const config = loadConfig(dataDir);
       // Stores open on first use, so that one damaged store never locks the user out of
       // the others (or out of `loci stores reset`).
-      return new Engine(dataDir, lock, registry, options);
+      return new Engine(dataDir, lock, registry, config, options);
     } catch (err) {
       lock.release();
       throw err;
@@ -150,21 +178,24 @@ export class Engine {
     });
     const created = results.filter((r) => !r.duplicate).map((r) => r.id);
     if (created.length > 0) {
+      this.semantic.memoriesChanged(store, created);
       this.events.emit('memory.changed', {
         store: store.name,
         ids: created,
         change: 'created',
         actor: actorName(actor),
       });
+      await this.semantic.afterWrite(store);
     }
     return { results };
   }
 
   async recall(args: ParsedArgs<'memory.recall'>, actor: Actor): Promise<RecallResult> {
     const store = await this.store(args.store);
-    return recallLexical(store, actor, args, this.now(), (rids) =>
-      this.queueRehearsal(store.name, rids),
+    const ctx = await this.semantic.recallContext(store, actor, this.now(), (rids, pairs) =>
+      this.queueRehearsal(store.name, rids, pairs),
     );
+    return recall(ctx, args);
   }
 
   async get(args: ParsedArgs<'memory.get'>, actor: Actor): Promise<MemoryView> {
@@ -183,7 +214,10 @@ export class Engine {
   async update(args: ParsedArgs<'memory.update'>, actor: Actor): Promise<MutationResult> {
     const store = await this.store(args.store);
     const result = await updateMemory(store, actor, args, this.now);
-    if (result.change !== 'unchanged') this.changed(store, [args.id], 'updated', actor);
+    if (result.change !== 'unchanged') {
+      this.changed(store, [args.id], 'updated', actor);
+      await this.semantic.afterWrite(store);
+    }
     return result;
   }
 
@@ -205,13 +239,16 @@ export class Engine {
     const store = await this.store(args.store);
     const result = restoreMemory(store, actor, args.id, this.now());
     this.changed(store, [args.id], 'restored', actor);
+    await this.semantic.afterWrite(store);
     return result;
   }
 
   async erase(args: ParsedArgs<'memory.erase'>, actor: Actor): Promise<MutationResult> {
     const store = await this.store(args.store);
     // A pending rehearsal of this memory is skipped at flush: its state row is gone.
+    const rid = loadRow(store, args.id)?.rid;
     const result = eraseMemory(store, actor, args.id, this.now());
+    if (rid !== undefined) this.semantic.forgetRid(store, rid);
     this.changed(store, [args.id], 'erased', actor);
     return result;
   }
@@ -224,6 +261,7 @@ export class Engine {
   }
 
   private changed(store: OpenStore, ids: string[], change: MemoryChange, actor: Actor) {
+    if (change !== 'erased') this.semantic.memoriesChanged(store, ids);
     this.events.emit('memory.changed', { store: store.name, ids, change, actor: actorName(actor) });
   }
 
@@ -279,18 +317,65 @@ export class Engine {
   }
 
   async stats(args: ParsedArgs<'stats.get'>, actor: Actor): Promise<StatsResult> {
-    return stats(await this.store(args.store), actor);
+    const store = await this.store(args.store);
+    return { ...stats(store, actor), vectors: this.semantic.statusFor(store) };
+  }
+
+  // ------------------------------------------------------------------ semantic
+
+  async calibrate(args: ParsedArgs<'recall.calibrate'>): Promise<CalibrationResult> {
+    return this.semantic.calibrate(await this.store(args.store), args.sample);
+  }
+
+  /** Embeds every memory of a store that lacks a vector of the active model. */
+  async embedPending(store: string | undefined): Promise<EmbeddingStatusView> {
+    const s = await this.store(store);
+    await this.semantic.scheduleBackfill(s);
+    return this.semantic.statusFor(s);
+  }
+
+  private async openStores(): Promise<OpenStore[]> {
+    const out: OpenStore[] = [];
+    for (const opening of this.stores.values()) {
+      try {
+        out.push(await opening);
+      } catch {
+        /* not open */
+      }
+    }
+    return out;
+  }
+
+  listModels(): ModelListResult {
+    return this.semantic.listModels();
+  }
+
+  async installModel(
+    id: string,
+    onProgress?: Parameters<Semantic['installModel']>[2],
+  ): Promise<ModelInfo> {
+    return this.semantic.installModel(id, await this.openStores(), onProgress);
+  }
+
+  async removeModel(id: string): Promise<{ id: string; removed: true }> {
+    await this.semantic.removeModel(id, await this.openStores());
+    return { id, removed: true };
+  }
+
+  async useModel(id: string): Promise<ModelListResult> {
+    return this.semantic.useModel(id, await this.openStores());
   }
 
   // ------------------------------------------------------------------ rehearsal
 
-  private queueRehearsal(store: string, rids: number[]): void {
-    let set = this.pendingRehearsals.get(store);
-    if (!set) {
-      set = new Set();
-      this.pendingRehearsals.set(store, set);
+  private queueRehearsal(store: string, rids: number[], pairs: [number, number][]): void {
+    let batch = this.pendingRehearsals.get(store);
+    if (!batch) {
+      batch = { rids: new Set(), pairs: new Map() };
+      this.pendingRehearsals.set(store, batch);
     }
-    for (const rid of rids) set.add(rid);
+    for (const rid of rids) batch.rids.add(rid);
+    for (const [a, b] of pairs) batch.pairs.set(a < b ? `${a}:${b}` : `${b}:${a}`, [a, b]);
     if (!this.rehearsalTimer) {
       this.rehearsalTimer = setTimeout(
         () => void this.flushRehearsals(),
@@ -301,9 +386,9 @@ export class Engine {
   }
 
   /**
-   * Writes the gathered rehearsals, one transaction per store. Several recalls of the
-   * same memory within one window count as one use. Losing a window in a crash loses
-   * only use statistics, never a memory.
+   * Writes the gathered rehearsals and co-recall link strengthening, one transaction per
+   * store. Several recalls of the same memory within one window count as one use.
+   * Losing a window in a crash loses only use statistics, never a memory.
    */
   async flushRehearsals(): Promise<void> {
     if (this.rehearsalTimer) {
@@ -313,10 +398,13 @@ export class Engine {
     const batches = [...this.pendingRehearsals.entries()];
     this.pendingRehearsals.clear();
     const now = this.now();
-    for (const [name, rids] of batches) {
+    for (const [name, batch] of batches) {
       const store = await this.stores.get(name);
       if (!store) continue;
-      store.db.transaction(() => rehearseMemories(store.db, [...rids], now))();
+      store.db.transaction(() => {
+        rehearseMemories(store.db, [...batch.rids], now);
+        strengthenCoRecalled(store.db, [...batch.pairs.values()], now);
+      })();
     }
   }
 
@@ -326,6 +414,7 @@ export class Engine {
     if (this.closed) return;
     await this.flushRehearsals();
     this.closed = true;
+    await this.semantic.close();
     for (const opening of this.stores.values()) {
       try {
         const store = await opening;

@@ -144,21 +144,24 @@ describe('forget, restore and erase', () => {
     await t.cli.call('memory.recall', { query: 'office door code' });
     await t.engine.flushRehearsals();
     const store = await t.engine.store(undefined);
-    store.db
-      .prepare('INSERT INTO memory_vec (rid, embedding) VALUES (?, ?)')
-      .run(
-        BigInt(
-          (store.db.prepare('SELECT rid FROM memory WHERE id = ?').get(a.id) as { rid: number })
-            .rid,
-        ),
-        new Float32Array(384).fill(0.05),
-      );
     const rid = (
       store.db.prepare('SELECT rid FROM memory WHERE id = ?').get(a.id) as { rid: number }
     ).rid;
+    store.db
+      .prepare(
+        `INSERT OR REPLACE INTO memory_embedding (rid, model, dims, vector, code, embedded_at)
+         VALUES (?, 'test-model', 4, ?, ?, 0)`,
+      )
+      .run(rid, Buffer.from(new Float32Array([0.5, 0.5, 0.5, 0.5]).buffer), Buffer.from([0x0f]));
 
     expect((await t.cli.call('memory.erase', { id: a.id })).change).toBe('erased');
-    for (const table of ['memory_tag', 'memory_version', 'access', 'memory_state', 'memory_vec']) {
+    for (const table of [
+      'memory_tag',
+      'memory_version',
+      'access',
+      'memory_state',
+      'memory_embedding',
+    ]) {
       expect(await count(`SELECT COUNT(*) AS n FROM ${table} WHERE rid = ?`, rid), table).toBe(0);
     }
     expect(await count('SELECT COUNT(*) AS n FROM memory WHERE rid = ?', rid)).toBe(0);

@@ -99,6 +99,11 @@ function applyChange(
     if (changed.some((k) => k === 'title' || k === 'content' || k === 'tags')) {
       ftsReplace(store.db, row.rid, { title: next.title, content: next.content, tags: next.tags });
     }
+    // The embedded text is the title and the content: a stale vector goes, and the
+    // backfill embeds the new text.
+    if (changed.some((k) => k === 'title' || k === 'content')) {
+      stmt(store.db, 'DELETE FROM memory_embedding WHERE rid = ?').run(row.rid);
+    }
     store.audit.append(
       {
         actor: who,
@@ -267,7 +272,7 @@ export function forgetMemory(
       row.rid,
     );
     ftsRemove(store.db, row.rid);
-    stmt(store.db, 'DELETE FROM memory_vec WHERE rid = ?').run(row.rid);
+    stmt(store.db, 'DELETE FROM memory_embedding WHERE rid = ?').run(row.rid);
     store.audit.append(
       {
         actor: actorName(actor),
@@ -316,7 +321,7 @@ export function eraseMemory(
   const row = requireRow(store, actor, id, { deleted: 'include' });
   store.db.transaction(() => {
     if (row.deleted_at === null) ftsRemove(store.db, row.rid);
-    stmt(store.db, 'DELETE FROM memory_vec WHERE rid = ?').run(row.rid);
+    stmt(store.db, 'DELETE FROM memory_embedding WHERE rid = ?').run(row.rid);
     // Tags, versions, links, accesses, state and outcomes go with it (ON DELETE CASCADE).
     stmt(store.db, 'DELETE FROM memory WHERE rid = ?').run(row.rid);
     store.audit.append(

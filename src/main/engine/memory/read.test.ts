@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../../../test/helpers/engine';
 import type { LociError } from '../../../shared/errors';
+import { LATEST_SCHEMA_VERSION } from '../store/migrations';
 
 let t: TestEngine;
 beforeEach(async () => {
@@ -94,8 +95,8 @@ describe('stats.get and stores', () => {
     expect(s.memories.by_kind.prospective).toBe(1);
     expect(s.links).toBe(1);
     expect(s.audit_entries).toBe(5);
-    expect(s.vectors).toEqual({ count: 0, semantic: 'off' });
-    expect(s.database.schema_version).toBe(3);
+    expect(s.vectors).toEqual({ model: 'hash-384-v1', semantic: 'off', embedded: 2, pending: 0 });
+    expect(s.database.schema_version).toBe(LATEST_SCHEMA_VERSION);
   });
 
   it('keeps stores apart and refuses unknown ones', async () => {

@@ -254,7 +254,7 @@ export function history(store: OpenStore, actor: Actor, id: string): HistoryResu
   };
 }
 
-export function stats(store: OpenStore, actor: Actor): StatsResult {
+export function stats(store: OpenStore, actor: Actor): Omit<StatsResult, 'vectors'> {
   const db = store.db;
   const vis = visibilityFilter(actor);
   const count = (where: string) =>
@@ -295,7 +295,6 @@ export function stats(store: OpenStore, actor: Actor): StatsResult {
     links: scalar('SELECT COUNT(*) AS n FROM link'),
     versions: scalar('SELECT COUNT(*) AS n FROM memory_version'),
     audit_entries: scalar('SELECT COUNT(*) AS n FROM audit'),
-    vectors: { count: scalar('SELECT COUNT(*) AS n FROM memory_vec'), semantic: 'off' },
     oldest: isoOrNull(range.oldest),
     newest: isoOrNull(range.newest),
     database: {

@@ -137,3 +137,60 @@ export function readUse(db: Db, rid: number, createdAt: number, now: number): Us
     retrievability: fsrs ? retrievability(fsrs, now) : null,
   };
 }
+
+/** Activation and retrievability of many memories at once (for ranking). */
+export function readUseMany(
+  db: Db,
+  rows: readonly { rid: number; created_at: number }[],
+  now: number,
+): Map<number, { activation: number | null; retrievability: number | null }> {
+  const out = new Map<number, { activation: number | null; retrievability: number | null }>();
+  if (rows.length === 0) return out;
+  const rids = rows.map((r) => r.rid);
+  const marks = rids.map(() => '?').join(', ');
+  const states = new Map(
+    (stmt(db, `SELECT * FROM memory_state WHERE rid IN (${marks})`).all(...rids) as StateRow[]).map(
+      (s) => [s.rid, s],
+    ),
+  );
+  const accesses = new Map<number, number[]>();
+  for (const a of stmt(db, `SELECT rid, at FROM access WHERE rid IN (${marks})`).all(...rids) as {
+    rid: number;
+    at: number;
+  }[]) {
+    const list = accesses.get(a.rid);
+    if (list) list.push(a.at);
+    else accesses.set(a.rid, [a.at]);
+  }
+  for (const row of rows) {
+    const state = states.get(row.rid);
+    const times = accesses.get(row.rid) ?? [];
+    out.set(row.rid, {
+      activation: baseLevelActivation({
+        accesses: times,
+        totalCount: state?.access_count ?? times.length,
+        createdAt: row.created_at,
+        now,
+      }),
+      retrievability: state ? retrievability(toFsrs(state), now) : null,
+    });
+  }
+  return out;
+}
+
+/**
+ * Co-recall: memories returned together strengthen the links that already join them
+ * (+0.05, at most 1), bounded to the pairs given. New links are left to dreams.
+ */
+export function strengthenCoRecalled(
+  db: Db,
+  pairs: readonly [number, number][],
+  now: number,
+): void {
+  const bump = stmt(
+    db,
+    `UPDATE link SET weight = MIN(1.0, weight + 0.05), traversals = traversals + 1, last_traversed = ?
+      WHERE (src = ? AND dst = ?) OR (src = ? AND dst = ?)`,
+  );
+  for (const [a, b] of pairs) bump.run(now, a, b, b, a);
+}

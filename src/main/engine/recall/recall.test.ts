@@ -18,7 +18,7 @@ describe('lexical recall', () => {
     const full = await remember('Deploy to the staging cluster with the blue-green pipeline.');
     const other = await remember('Lunch orders go through the office channel.');
     const r = await t.cli.call('memory.recall', { query: 'deploy staging pipeline' });
-    expect(r.how).toBe('lexical');
+    expect(r.how).toBe('hybrid');
     expect(r.semantic).toBe('off');
     expect(r.degraded[0]).toMatch(/^semantic: off/);
     expect(r.abstained).toBe(false);

@@ -1,0 +1,104 @@
+// Fills in the vectors a store is missing for the active model: new memories, edited
+// ones (their old vector is deleted with the edit) and, after a model change, all of
+// them. The work list is a query, not a queue, so a crash loses nothing: the next run
+// finds whatever is still missing. Batches are small and yield between them.
+import type { Db } from '../store/database';
+import { stmt } from '../store/statements';
+import { binaryCode, type VectorIndex } from '../recall/vectorIndex';
+import type { Embedder } from './types';
+
+export const BACKFILL_BATCH = 32;
+
+/** What is embedded for a memory: its title when it adds to the content, then the content. */
+export function embeddingText(title: string, content: string): string {
+  const head = title.endsWith('…') ? title.slice(0, -1).trim() : title;
+  return content.startsWith(head) || content.includes(head) ? content : `${title}\n${content}`;
+}
+
+export function missingCount(db: Db, model: string): number {
+  return (
+    stmt(
+      db,
+      `SELECT COUNT(*) AS n FROM memory m LEFT JOIN memory_embedding e ON e.rid = m.rid AND e.model = ?
+        WHERE m.deleted_at IS NULL AND e.rid IS NULL`,
+    ).get(model) as { n: number }
+  ).n;
+}
+
+export interface BackfillProgress {
+  model: string;
+  done: number;
+  total: number;
+}
+
+/**
+ * Embeds missing memories until none are left (or `shouldStop` says so). A memory edited
+ * while its batch was being embedded keeps no stale vector: the write only lands if the
+ * title and content are still the ones that were embedded.
+ */
+export async function backfill(
+  db: Db,
+  embedder: Embedder,
+  index: VectorIndex,
+  now: () => number,
+  onProgress: (p: BackfillProgress) => void,
+  shouldStop: () => boolean = () => false,
+): Promise<number> {
+  const model = embedder.id;
+  const total = missingCount(db, model);
+  let done = 0;
+  if (total === 0) return 0;
+  onProgress({ model, done, total });
+  const next = stmt(
+    db,
+    `SELECT m.rid AS rid, m.title AS title, m.content AS content, m.content_hash AS hash
+       FROM memory m LEFT JOIN memory_embedding e ON e.rid = m.rid AND e.model = ?
+      WHERE m.deleted_at IS NULL AND e.rid IS NULL AND m.rid > ?
+      ORDER BY m.rid LIMIT ?`,
+  );
+  const write = stmt(
+    db,
+    `INSERT OR REPLACE INTO memory_embedding (rid, model, dims, vector, code, embedded_at)
+     SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (
+       SELECT 1 FROM memory WHERE rid = ? AND content_hash = ? AND title = ? AND deleted_at IS NULL)`,
+  );
+  let after = 0;
+  while (!shouldStop()) {
+    const rows = next.all(model, after, BACKFILL_BATCH) as {
+      rid: number;
+      title: string;
+      content: string;
+      hash: string;
+    }[];
+    if (rows.length === 0) break;
+    after = rows[rows.length - 1]?.rid ?? after;
+    const vectors = await embedder.embed(
+      rows.map((r) => embeddingText(r.title, r.content)),
+      'passage',
+    );
+    const at = now();
+    db.transaction(() => {
+      rows.forEach((row, i) => {
+        const v = vectors[i] as Float32Array;
+        const code = binaryCode(v);
+        const info = write.run(
+          row.rid,
+          model,
+          v.length,
+          Buffer.from(v.buffer, v.byteOffset, v.byteLength),
+          code,
+          at,
+          row.rid,
+          row.hash,
+          row.title,
+        );
+        if (info.changes > 0) index.upsert(row.rid, code);
+      });
+    })();
+    done += rows.length;
+    onProgress({ model, done: Math.min(done, total), total });
+    // Let recalls and other requests in between batches.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return done;
+}

@@ -1,0 +1,102 @@
+// The engine's one embedder: the configured ONNX model, loaded on first use in a
+// worker thread, or the hashing fallback when no model is installed (or the model
+// fails to load, which is then said in every answer). One copy per engine, shared by
+// every store and client.
+import { HashEmbedder } from './hashEmbedder';
+import { chooseModel, type FoundModel } from './models';
+import type { Embedder } from './types';
+import { WorkerEmbedder } from './workerHost';
+
+export interface EmbeddingStatus {
+  /** The id vectors are made with now (or will be once loaded). */
+  model: string;
+  semantic: boolean;
+  loaded: boolean;
+  /** Why semantic recall is off, when it is. */
+  note: string | null;
+}
+
+export interface EmbeddingServiceOptions {
+  dataDir: string;
+  configured: string;
+  threads?: number | undefined;
+  batchSize?: number | undefined;
+  env?: Record<string, string | undefined>;
+}
+
+export class EmbeddingService {
+  private loading: Promise<Embedder> | null = null;
+  private current: Embedder | null = null;
+  private chosen: FoundModel | null;
+  private note: string | null;
+  private loadFailure: string | null = null;
+
+  constructor(private options: EmbeddingServiceOptions) {
+    const choice = chooseModel(options.dataDir, options.configured, options.env);
+    this.chosen = choice.model;
+    this.note = choice.note;
+  }
+
+  /** The model id that vectors are (or will be) made with, without loading anything. */
+  get modelId(): string {
+    if (this.current) return this.current.id;
+    return this.chosen && !this.loadFailure ? this.chosen.manifest.id : new HashEmbedder().id;
+  }
+
+  get dims(): number {
+    return (
+      this.current?.dims ??
+      (this.chosen && !this.loadFailure ? this.chosen.manifest.dims : new HashEmbedder().dims)
+    );
+  }
+
+  status(): EmbeddingStatus {
+    const semantic = this.chosen !== null && this.loadFailure === null;
+    return {
+      model: this.modelId,
+      semantic,
+      loaded: this.current !== null,
+      note: semantic ? null : (this.loadFailure ?? this.note),
+    };
+  }
+
+  /** The embedder, loading the model the first time. Never rejects: it falls back. */
+  embedder(): Promise<Embedder> {
+    if (this.current) return Promise.resolve(this.current);
+    this.loading ??= (async () => {
+      if (this.chosen && !this.loadFailure) {
+        try {
+          this.current = await WorkerEmbedder.start(this.chosen.dir, {
+            ...(this.options.threads ? { threads: this.options.threads } : {}),
+            ...(this.options.batchSize ? { batchSize: this.options.batchSize } : {}),
+          });
+          return this.current;
+        } catch (err) {
+          this.loadFailure = `the model ${this.chosen.manifest.id} failed to load (${(err as Error).message})`;
+          process.emitWarning(this.loadFailure);
+        }
+      }
+      this.current = new HashEmbedder();
+      return this.current;
+    })();
+    return this.loading;
+  }
+
+  /** Switches to another configured choice (after `loci models use` or an install). */
+  async reconfigure(configured: string): Promise<EmbeddingStatus> {
+    await this.close();
+    this.options = { ...this.options, configured };
+    const choice = chooseModel(this.options.dataDir, configured, this.options.env);
+    this.chosen = choice.model;
+    this.note = choice.note;
+    this.loadFailure = null;
+    return this.status();
+  }
+
+  async close(): Promise<void> {
+    const embedder = this.current ?? (this.loading ? await this.loading : null);
+    this.current = null;
+    this.loading = null;
+    await embedder?.close();
+  }
+}

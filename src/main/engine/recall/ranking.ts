@@ -1,0 +1,81 @@
+// Ranking (DESIGN.md §6, step 4) and diversity (step 5). The blend and its defaults are
+// configuration (config.json `recall.weights`), documented in docs/heuristics.md:
+//   final = w_rel · min(1, fused + spread) + w_act · σ(B + 4) + w_ret · R + w_sal · salience + w_pin · pinned
+// with B the ACT-R base-level activation, R the FSRS retrievability and σ the logistic
+// function (σ(B + 4) is ~0.9 for a memory used a minute ago, ~0.03 for one untouched for a month).
+
+export interface Weights {
+  relevance: number;
+  activation: number;
+  retrievability: number;
+  salience: number;
+  pinned: number;
+}
+
+export interface RankInput {
+  fused: number;
+  spread: number;
+  activation: number | null;
+  retrievability: number | null;
+  salience: number;
+  pinned: boolean;
+}
+
+export const squashActivation = (b: number | null): number =>
+  b === null ? 0 : 1 / (1 + Math.exp(-(b + 4)));
+
+export function finalScore(input: RankInput, w: Weights): number {
+  return (
+    w.relevance * Math.min(1, input.fused + input.spread) +
+    w.activation * squashActivation(input.activation) +
+    w.retrievability * (input.retrievability ?? 0) +
+    w.salience * input.salience +
+    w.pinned * (input.pinned ? 1 : 0)
+  );
+}
+
+/** Reciprocal rank fusion: Σ 1 / (k + rank), ranks from 1, normalised so that rank 1 in every branch is 1. */
+export function rrf(ranks: (number | null)[], k: number, branches: number): number {
+  const raw = ranks.reduce<number>((sum, r) => (r === null ? sum : sum + 1 / (k + r)), 0);
+  return raw / (branches / (k + 1));
+}
+
+/**
+ * Maximal marginal relevance: picks, one at a time, the item with the best
+ * λ · score − (1 − λ) · (its highest similarity to an item already picked).
+ */
+export function mmr<T>(
+  items: T[],
+  score: (t: T) => number,
+  similarity: (a: T, b: T) => number,
+  k: number,
+  lambda: number,
+): T[] {
+  const chosen: T[] = [];
+  const rest = [...items];
+  while (chosen.length < k && rest.length > 0) {
+    let bestIndex = 0;
+    let best = -Infinity;
+    rest.forEach((item, i) => {
+      const redundancy =
+        chosen.length === 0 ? 0 : Math.max(...chosen.map((c) => similarity(item, c)));
+      const value = lambda * score(item) - (1 - lambda) * redundancy;
+      if (value > best) {
+        best = value;
+        bestIndex = i;
+      }
+    });
+    chosen.push(rest.splice(bestIndex, 1)[0] as T);
+  }
+  return chosen;
+}
+
+/** Jaccard similarity of the word sets of two texts (used when vectors are missing). */
+export function wordJaccard(a: string, b: string): number {
+  const wa = new Set(a.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const wb = new Set(b.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  if (wa.size === 0 || wb.size === 0) return 0;
+  let inter = 0;
+  for (const w of wa) if (wb.has(w)) inter++;
+  return inter / (wa.size + wb.size - inter);
+}

@@ -1,0 +1,346 @@
+// The semantic side of the engine, per store: the vector index of the active model,
+// the recogniser, the embedding backfill and the abstention calibration, plus the model
+// operations (list, install, remove, use). The engine calls in here; nothing here knows
+// about transports.
+import type {
+  Actor,
+  CalibrationResult,
+  EmbeddingStatusView,
+  ModelInfo,
+  ModelListResult,
+} from '../../shared/api';
+import { LociError } from '../../shared/errors';
+import { updateConfig, type Config } from './config';
+import { backfill, missingCount } from './embed/backfill';
+import { installModel, type InstallProgress } from './embed/install';
+import { catalogue, catalogueEntry, findModels, installDir, removeModel } from './embed/models';
+import { EmbeddingService } from './embed/service';
+import type { EngineEvents } from './events';
+import { calibrate, readCalibration, threshold } from './recall/calibration';
+import type { RecallContext } from './recall/recall';
+import { Recognizer } from './recall/recognizer';
+import { VectorIndex } from './recall/vectorIndex';
+import type { OpenStore } from './store/registry';
+import { stmt } from './store/statements';
+
+interface StoreRuntime {
+  index: VectorIndex | null;
+  recognizer: Recognizer | null;
+  backfill: Promise<void> | null;
+  /** Another backfill was asked for while one ran. */
+  again: boolean;
+}
+
+export type EmbedWrites = 'background' | 'await';
+
+export interface SemanticOptions {
+  dataDir: string;
+  config: Config;
+  events: EngineEvents;
+  now: () => number;
+  embedWrites: EmbedWrites;
+  env?: Record<string, string | undefined>;
+}
+
+export class Semantic {
+  readonly embedding: EmbeddingService;
+  private readonly runtimes = new Map<string, StoreRuntime>();
+  private closed = false;
+
+  constructor(private readonly options: SemanticOptions) {
+    this.embedding = new EmbeddingService({
+      dataDir: options.dataDir,
+      configured: options.config.embedding.model,
+      threads: options.config.embedding.threads,
+      batchSize: options.config.embedding.batch_size,
+      ...(options.env ? { env: options.env } : {}),
+    });
+  }
+
+  private runtime(store: OpenStore): StoreRuntime {
+    let r = this.runtimes.get(store.name);
+    if (!r) {
+      r = { index: null, recognizer: null, backfill: null, again: false };
+      this.runtimes.set(store.name, r);
+    }
+    return r;
+  }
+
+  private index(store: OpenStore): VectorIndex {
+    const r = this.runtime(store);
+    const model = this.embedding.modelId;
+    if (!r.index || r.index.model !== model)
+      r.index = VectorIndex.load(store.db, model, this.embedding.dims);
+    return r.index;
+  }
+
+  private recognizer(store: OpenStore): Recognizer {
+    const r = this.runtime(store);
+    if (!r.recognizer) {
+      const rec = new Recognizer();
+      for (const row of stmt(
+        store.db,
+        'SELECT rid, title, content FROM memory WHERE deleted_at IS NULL',
+      ).iterate() as Iterable<{
+        rid: number;
+        title: string;
+        content: string;
+      }>) {
+        rec.add(row.rid, row.title, row.content);
+      }
+      r.recognizer = rec;
+    }
+    return r.recognizer;
+  }
+
+  /** Keeps the recogniser in step after memories changed (by id). */
+  memoriesChanged(store: OpenStore, ids: string[]): void {
+    const rec = this.runtime(store).recognizer;
+    const index = this.runtime(store).index;
+    if (!rec && !index) return;
+    const get = stmt(store.db, 'SELECT rid, title, content, deleted_at FROM memory WHERE id = ?');
+    for (const id of ids) {
+      const row = get.get(id) as
+        { rid: number; title: string; content: string; deleted_at: number | null } | undefined;
+      if (!row) continue; // erased: the recogniser drops it lazily below
+      if (row.deleted_at === null) rec?.add(row.rid, row.title, row.content);
+      else {
+        rec?.remove(row.rid);
+        index?.remove(row.rid);
+      }
+    }
+  }
+
+  /** Drops an erased memory (its row is gone, so it is looked up before the erase). */
+  forgetRid(store: OpenStore, rid: number): void {
+    this.runtime(store).recognizer?.remove(rid);
+    this.runtime(store).index?.remove(rid);
+  }
+
+  /** After a write: embed what is missing, now (CLI) or in the background (daemon, app). */
+  async afterWrite(store: OpenStore): Promise<void> {
+    const run = this.scheduleBackfill(store);
+    if (this.options.embedWrites === 'await') await run;
+  }
+
+  /** Starts (or queues) the backfill of a store. Resolves when nothing is missing. */
+  scheduleBackfill(store: OpenStore): Promise<void> {
+    const r = this.runtime(store);
+    if (r.backfill) {
+      r.again = true;
+      return r.backfill;
+    }
+    r.backfill = (async () => {
+      try {
+        do {
+          r.again = false;
+          const embedder = await this.embedding.embedder();
+          const index = this.index(store);
+          await backfill(
+            store.db,
+            embedder,
+            index,
+            this.options.now,
+            (p) => this.options.events.emit('embedding.progressed', { store: store.name, ...p }),
+            () => this.closed,
+          );
+        } while (r.again && !this.closed);
+        if (this.options.embedWrites === 'background') await this.maybeRecalibrate(store);
+      } catch (err) {
+        process.emitWarning(
+          `embedding backfill of store ${store.name} stopped: ${(err as Error).message}`,
+        );
+      } finally {
+        r.backfill = null;
+      }
+    })();
+    return r.backfill;
+  }
+
+  /** Calibrates again when the store has grown enough since the last calibration. */
+  private async maybeRecalibrate(store: OpenStore): Promise<void> {
+    const index = this.index(store);
+    if (index.size < 20) return;
+    const last = readCalibration(store, index.model);
+    if (last && index.size < last.memories * this.options.config.recall.recalibrate_growth) return;
+    try {
+      await this.calibrate(store, 200);
+    } catch (err) {
+      process.emitWarning(`calibration of store ${store.name} failed: ${(err as Error).message}`);
+    }
+  }
+
+  async calibrate(store: OpenStore, sample: number): Promise<CalibrationResult> {
+    await this.scheduleBackfill(store);
+    const embedder = await this.embedding.embedder();
+    return calibrate(store, embedder, this.index(store), sample, this.options.now());
+  }
+
+  /** What recall needs from this side for one call. */
+  async recallContext(
+    store: OpenStore,
+    actor: Actor,
+    now: number,
+    rehearse: RecallContext['rehearse'],
+  ): Promise<RecallContext> {
+    const status = this.embedding.status();
+    const index = this.index(store);
+    const pending = missingCount(store.db, index.model);
+    if (pending > 0 && this.options.embedWrites === 'background') void this.scheduleBackfill(store);
+    const notes: string[] = [];
+    if (!status.semantic) {
+      notes.push(
+        `semantic: off — ${status.note ?? 'no embedding model'}; vectors come from the hashing fallback, which matches spelling, not meaning (\`loci models install\`)`,
+      );
+    }
+    const vectors =
+      index.size > 0 ? { embedder: await this.embedding.embedder(), index, pending } : null;
+    if (!vectors) notes.push('no memory has a vector yet: recall is lexical only');
+    return {
+      store,
+      actor,
+      now,
+      config: this.options.config.recall,
+      vectors,
+      semantic: status.semantic,
+      recognizer: this.recognizer(store),
+      threshold: threshold(store, index.model),
+      notes,
+      rehearse,
+    };
+  }
+
+  statusFor(store: OpenStore): EmbeddingStatusView {
+    const model = this.embedding.modelId;
+    return {
+      model,
+      semantic: this.embedding.status().semantic ? 'on' : 'off',
+      embedded: (
+        stmt(
+          store.db,
+          'SELECT COUNT(*) AS n FROM memory_embedding e JOIN memory m ON m.rid = e.rid WHERE e.model = ? AND m.deleted_at IS NULL',
+        ).get(model) as { n: number }
+      ).n,
+      pending: missingCount(store.db, model),
+    };
+  }
+
+  // ---------------------------------------------------------------- models
+
+  listModels(): ModelListResult {
+    const found = findModels(this.options.dataDir, this.options.env);
+    const status = this.embedding.status();
+    const models: ModelInfo[] = [];
+    const fileSize = (files: Record<string, { size?: number | null | undefined }>) => {
+      const sizes = Object.values(files).map((f) => f.size);
+      return sizes.every((s) => typeof s === 'number')
+        ? sizes.reduce<number>((a, b) => a + (b as number), 0)
+        : null;
+    };
+    for (const entry of catalogue().models) {
+      const local = found.find((f) => f.manifest.id === entry.id);
+      models.push({
+        id: entry.id,
+        name: entry.name,
+        dims: entry.dims,
+        languages: entry.languages,
+        license: entry.license,
+        description: entry.description,
+        installed: Boolean(local),
+        active: status.semantic && status.model === entry.id,
+        dir: local?.dir ?? null,
+        pinned: local
+          ? Object.values(local.manifest.files).every((f) => f.pinned !== false)
+          : Object.values(entry.files).every((f) => f.sha256 !== null),
+        size_bytes: local ? fileSize(local.manifest.files) : fileSize(entry.files),
+      });
+    }
+    for (const local of found.filter(
+      (f) => !catalogue().models.some((m) => m.id === f.manifest.id),
+    )) {
+      models.push({
+        id: local.manifest.id,
+        name: local.manifest.name,
+        dims: local.manifest.dims,
+        languages: [],
+        license: local.manifest.license,
+        description: `A model found at ${local.dir}.`,
+        installed: true,
+        active: status.semantic && status.model === local.manifest.id,
+        dir: local.dir,
+        pinned: Object.values(local.manifest.files).every((f) => f.pinned !== false),
+        size_bytes: fileSize(local.manifest.files),
+      });
+    }
+    return {
+      models,
+      active: status.model,
+      semantic: status.semantic ? 'on' : 'off',
+      note: status.note,
+    };
+  }
+
+  async installModel(
+    id: string,
+    openStores: OpenStore[],
+    onProgress?: (p: InstallProgress) => void,
+  ): Promise<ModelInfo> {
+    const entry = catalogueEntry(id);
+    await installModel(entry, installDir(this.options.dataDir), {
+      onProgress: (p) => {
+        onProgress?.(p);
+        this.options.events.emit('models.progressed', p);
+      },
+      onUnpinned: (file, sha) =>
+        process.emitWarning(
+          `the catalogue pins no hash for ${file} of ${id}; recorded ${sha} from this download`,
+        ),
+    });
+    await this.reconfigure(this.options.config.embedding.model, openStores);
+    return this.listModels().models.find((m) => m.id === id) as ModelInfo;
+  }
+
+  async removeModel(id: string, openStores: OpenStore[]): Promise<void> {
+    const active = this.embedding.modelId === id;
+    if (active) await this.embedding.close();
+    removeModel(this.options.dataDir, id);
+    await this.reconfigure(this.options.config.embedding.model, openStores);
+  }
+
+  async useModel(id: string, openStores: OpenStore[]): Promise<ModelListResult> {
+    if (
+      id !== 'auto' &&
+      id !== 'none' &&
+      !findModels(this.options.dataDir, this.options.env).some((m) => m.manifest.id === id)
+    ) {
+      throw new LociError(
+        'not-found',
+        `The model "${id}" is not installed. Install it with \`loci models install ${id}\`.`,
+      );
+    }
+    const config = updateConfig(this.options.dataDir, (raw) => {
+      const embedding = (raw.embedding as Record<string, unknown> | undefined) ?? {};
+      embedding.model = id;
+      raw.embedding = embedding;
+    });
+    this.options.config.embedding.model = config.embedding.model;
+    await this.reconfigure(id, openStores);
+    return this.listModels();
+  }
+
+  /** After a model change: vectors of the new model are filled in the background. */
+  private async reconfigure(configured: string, openStores: OpenStore[]): Promise<void> {
+    await this.embedding.reconfigure(configured);
+    for (const store of openStores) {
+      const r = this.runtime(store);
+      r.index = null;
+      void this.scheduleBackfill(store);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.runtimes.values()].map((r) => r.backfill ?? Promise.resolve()));
+    await this.embedding.close();
+  }
+}
