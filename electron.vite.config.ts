@@ -13,6 +13,8 @@ export default defineConfig({
       rollupOptions: {
         input: {
           cli: resolve(import.meta.dirname, 'src/main/cli.ts'),
+          // The embedding worker thread is its own entry (loaded by embed/workerHost.ts).
+          embedWorker: resolve(import.meta.dirname, 'src/main/engine/embed/worker.ts'),
         },
       },
     },

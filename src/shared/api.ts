@@ -384,6 +384,7 @@ export const methods = {
   'store.reset': method<StoreResetResult>()(StoreNameArgsSchema),
   'stats.get': method<StatsResult>()(StatsArgsSchema),
   'recall.calibrate': method<CalibrationResult>()(CalibrateArgsSchema),
+  'embedding.backfill': method<EmbeddingStatusView>()(StatsArgsSchema),
   'models.list': method<ModelListResult>()(EmptyArgsSchema),
   'models.install': method<ModelInfo>()(ModelIdArgsSchema),
   'models.remove': method<{ id: string; removed: true }>()(ModelIdArgsSchema),

@@ -6,6 +6,7 @@ import type {
   LinkResult,
   ListResult,
   MemorySummary,
+  ModelListResult,
   MemoryView,
   MutationResult,
   NeighborsResult,
@@ -77,13 +78,62 @@ export function formatRecall(c: Colors, r: RecallResult): string {
         .filter(Boolean)
         .join('  ·  ');
       lines.push(`   ${c.dim(meta)}`);
+      if (hit.breakdown) lines.push(`   ${c.dim(breakdownLine(hit.breakdown))}`);
     });
   }
+  for (const miss of r.near_misses ?? []) {
+    lines.push(c.dim(`near miss: ${miss.title} [${miss.id}] ${miss.why}`));
+  }
+  if (r.trace) {
+    lines.push(c.bold('Trace'));
+    for (const stage of r.trace.stages) {
+      const items = stage.items
+        .slice(0, 5)
+        .map((i) => `${clip(i.title, 40)} (${i.score})`)
+        .join('; ');
+      lines.push(
+        `  ${stage.name.padEnd(11)} ${String(stage.ms).padStart(7)} ms  ${c.dim(JSON.stringify(stage.detail))}`,
+      );
+      if (items) lines.push(`              ${items}`);
+    }
+  }
   const notes = [`how: ${r.how}`, `${r.timings.total_ms ?? 0} ms`, `${r.tokens.used} tokens`];
+  if (r.timings.embed_ms !== undefined) notes.push(`query embedding ${r.timings.embed_ms} ms`);
   if (r.omitted > 0) notes.push(`${r.omitted} omitted for max_tokens`);
   lines.push(c.dim(notes.join('  ·  ')));
   for (const d of r.degraded) lines.push(c.dim(`note: ${d}`));
   return `${lines.join('\n')}\n`;
+}
+
+function breakdownLine(b: NonNullable<RecallResult['results'][number]['breakdown']>): string {
+  const parts = [
+    b.lexical !== null ? `bm25 ${b.lexical} (#${b.lexical_rank})` : 'no word match',
+    b.vector !== null ? `vector ${b.vector} (#${b.vector_rank})` : 'no vector match',
+    `fused ${b.fused}`,
+    b.spread ? `spread ${b.spread}` : '',
+    `activation ${b.activation ?? '—'}`,
+    `retrievability ${b.retrievability ?? '—'}`,
+    `salience ${b.salience}`,
+    `final ${b.final}`,
+  ];
+  return parts.filter(Boolean).join(', ');
+}
+
+export function formatModels(c: Colors, r: ModelListResult): string {
+  const rows = r.models.map((m) => [
+    m.id + (m.active ? ' *' : ''),
+    m.installed ? 'installed' : 'available',
+    String(m.dims),
+    m.languages.join(', ') || '—',
+    m.size_bytes ? `${(m.size_bytes / 1024 / 1024).toFixed(0)} MB` : '—',
+    m.pinned ? 'pinned' : 'unpinned',
+    clip(m.name, 40),
+  ]);
+  const active =
+    r.semantic === 'on'
+      ? `in use: ${r.active}`
+      : `semantic: off (${r.note ?? 'no model'}); vectors from ${r.active}`;
+  return `${table(c, ['model', 'state', 'dims', 'languages', 'size', 'sha256', 'name'], rows)}${c.dim(active)}\n`;
 }
 
 export function formatMemory(c: Colors, m: MemoryView): string {

@@ -1,6 +1,7 @@
 // What a CLI run reads and writes, injected so that tests run the real commands
 // in-process and compare their exact output.
 import type { Readable } from 'node:stream';
+import { Presets, SingleBar } from 'cli-progress';
 import pc from 'picocolors';
 
 export interface CliIo {
@@ -50,4 +51,32 @@ export async function confirm(io: CliIo, question: string): Promise<boolean> {
     return answer === 'y' || answer === 'yes';
   }
   return false;
+}
+
+/** A progress bar on a terminal; silent when output is piped or captured. */
+export function progressBar(
+  io: CliIo,
+  format: string,
+): { update(value: number, total: number, payload?: Record<string, string>): void; stop(): void } {
+  if (!io.interactive) return { update: () => undefined, stop: () => undefined };
+  const bar = new SingleBar(
+    { format, hideCursor: true, stream: process.stderr },
+    Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    update(value, total, payload = {}) {
+      if (!started) {
+        bar.start(total, value, payload);
+        started = true;
+      } else {
+        bar.setTotal(total);
+        bar.update(value, payload);
+      }
+    },
+    stop() {
+      if (started) bar.stop();
+      started = false;
+    },
+  };
 }

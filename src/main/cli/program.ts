@@ -9,7 +9,7 @@ import { createHandlers, createInProcessClient } from '../api';
 import { Engine } from '../engine/engine';
 import type { SynchronousMode } from '../engine/store/database';
 import * as fmt from './format';
-import { colorsFor, confirm, readStdin, type CliIo } from './io';
+import { colorsFor, confirm, progressBar, readStdin, type CliIo } from './io';
 
 /** Exit codes by error code (documented in the README). */
 export const EXIT_CODES: Record<ErrorCode | 'usage', number> = {
@@ -98,6 +98,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
   const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions>();
 
+  async function ensureEngine(cmd: Command): Promise<Engine> {
+    await call(cmd, 'store.list', {});
+    return engine as unknown as Engine;
+  }
+
   async function call<M extends MethodName>(
     cmd: Command,
     method: M,
@@ -109,6 +114,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         ...(home ? { dataDir: home } : {}),
         owner: 'cli',
         synchronous: synchronousFrom(io.env),
+        // Nothing runs after a command returns: a write waits for its vectors.
+        embedWrites: 'await',
+        env: io.env,
       });
       client = createInProcessClient(createHandlers(engine), {
         actor: { kind: 'cli', transport: 'in-process' },
@@ -178,6 +186,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .option('-v, --verbose', 'whole memories and the score breakdown')
     .option('--include-quarantined', 'also search quarantined memories')
     .option('--no-rehearse', 'do not count this recall as a use of the memories returned')
+    .option('--explain', 'print how each stage of the pipeline ranked the candidates')
+    .option('--history', 'include memories that another memory supersedes')
     .action(async (words: string[], o, cmd: Command) => {
       const result = await call(
         cmd,
@@ -192,6 +202,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           format: o.verbose ? ('verbose' as const) : ('compact' as const),
           include_quarantined: Boolean(o.includeQuarantined),
           rehearse: o.rehearse !== false,
+          explain: Boolean(o.explain),
+          history: Boolean(o.history),
         }),
       );
       print(cmd, result, (r) => fmt.formatRecall(c, r));
@@ -457,6 +469,105 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         r.moved_to
           ? `${c.green('Reset')} store "${name}": it starts empty. The damaged database stays at ${r.moved_to}.\n`
           : `Store "${name}" was not marked as damaged; nothing to do.\n`,
+      );
+    });
+
+  const models = program
+    .command('models')
+    .description('embedding models: list, install, remove, use');
+  models
+    .command('list', { isDefault: true })
+    .description('the models Loci can install and the ones it found')
+    .action(async (_o, cmd: Command) => {
+      print(cmd, await call(cmd, 'models.list', {}), (r) => fmt.formatModels(c, r));
+    });
+  models
+    .command('install')
+    .description(
+      'download a model from the catalogue (with a sha256 check), then use it if it is the best installed',
+    )
+    .argument('<id>', 'a model id from `loci models list`')
+    .action(async (id: string, _o, cmd: Command) => {
+      const e = await ensureEngine(cmd);
+      const bar = progressBar(io, `${id} {file} [{bar}] {percentage}% {value}/{total} bytes`);
+      const off = e.events.on('models.progressed', (p) =>
+        bar.update(p.received, p.total ?? p.received, { file: `${p.index}/${p.files} ${p.file}` }),
+      );
+      try {
+        const r = await call(cmd, 'models.install', { id });
+        bar.stop();
+        print(
+          cmd,
+          r,
+          (m) =>
+            `${c.green('Installed')} ${m.id} in ${m.dir ?? '?'}${m.pinned ? '' : c.yellow(' (its hashes were recorded at download: the catalogue pins none yet)')}\nRun \`loci embed\` to embed your memories with it now, or let the daemon do it in the background.\n`,
+        );
+      } finally {
+        off();
+        bar.stop();
+      }
+    });
+  models
+    .command('remove')
+    .description('delete an installed model')
+    .argument('<id>', 'the model id')
+    .action(async (id: string, _o, cmd: Command) => {
+      print(cmd, await call(cmd, 'models.remove', { id }), () => `${c.green('Removed')} ${id}\n`);
+    });
+  models
+    .command('use')
+    .description(
+      'choose the model recall uses: an id, "auto" (the best installed) or "none" (the hashing fallback)',
+    )
+    .argument('<id>', 'a model id, auto or none')
+    .action(async (id: string, _o, cmd: Command) => {
+      print(
+        cmd,
+        await call(cmd, 'models.use', { id }),
+        (r) =>
+          `${fmt.formatModels(c, r)}Memories are re-embedded with the new model by \`loci embed\` (or in the background by the daemon).\n`,
+      );
+    });
+
+  program
+    .command('embed')
+    .description(
+      'embed every memory that has no vector of the active model yet (after installing or switching models)',
+    )
+    .action(async (_o, cmd: Command) => {
+      const e = await ensureEngine(cmd);
+      const bar = progressBar(io, 'embedding [{bar}] {value}/{total} memories  {model}');
+      const off = e.events.on('embedding.progressed', (p) =>
+        bar.update(p.done, p.total, { model: p.model }),
+      );
+      try {
+        const r = await call(cmd, 'embedding.backfill', withStore(cmd, {}));
+        bar.stop();
+        print(
+          cmd,
+          r,
+          (v) =>
+            `${v.embedded} memories embedded with ${v.model} (semantic ${v.semantic})${v.pending ? `, ${v.pending} still waiting` : ''}\n`,
+        );
+      } finally {
+        off();
+        bar.stop();
+      }
+    });
+
+  program
+    .command('calibrate')
+    .description(
+      "set the store's abstention bar from its own memories (runs again by itself as the store grows)",
+    )
+    .option('--sample <n>', 'memories to build answerable questions from', intArg('--sample'), 200)
+    .action(async (o, cmd: Command) => {
+      const r = await call(cmd, 'recall.calibrate', withStore(cmd, { sample: o.sample }));
+      print(
+        cmd,
+        r,
+        (v) =>
+          `${c.green('Calibrated')} ${v.store} for ${v.model}: abstain below similarity ${v.threshold} (balanced accuracy ${v.balanced_accuracy} on ${v.answerable} answerable and ${v.unanswerable} unanswerable questions)\n`,
       );
     });
 

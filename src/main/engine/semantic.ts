@@ -33,6 +33,9 @@ interface StoreRuntime {
 
 export type EmbedWrites = 'background' | 'await';
 
+/** In `await` mode, recall embeds up to this many waiting memories before it searches. */
+const AWAIT_BACKFILL_LIMIT = 512;
+
 export interface SemanticOptions {
   dataDir: string;
   config: Config;
@@ -184,9 +187,16 @@ export class Semantic {
     rehearse: RecallContext['rehearse'],
   ): Promise<RecallContext> {
     const status = this.embedding.status();
-    const index = this.index(store);
-    const pending = missingCount(store.db, index.model);
+    let index = this.index(store);
+    let pending = missingCount(store.db, index.model);
     if (pending > 0 && this.options.embedWrites === 'background') void this.scheduleBackfill(store);
+    // A one-shot process (the CLI) embeds a few stragglers before it searches; a large
+    // backlog (after a model change) is left to `loci embed`, and the answer says so.
+    if (pending > 0 && pending <= AWAIT_BACKFILL_LIMIT && this.options.embedWrites === 'await') {
+      await this.scheduleBackfill(store);
+      index = this.index(store);
+      pending = missingCount(store.db, index.model);
+    }
     const notes: string[] = [];
     if (!status.semantic) {
       notes.push(

@@ -6,6 +6,9 @@ describe('deriveTitle', () => {
     expect(deriveTitle('\n\n## Deploy **checklist**\n1. build')).toBe('Deploy checklist');
     expect(deriveTitle('- first item\n- second')).toBe('first item');
     expect(deriveTitle('---\ntitle: x\n---\nBody')).toBe('title: x');
+    expect(deriveTitle('Set _max_pool_size_ to **40** in `orders`')).toBe(
+      'Set max_pool_size to 40 in orders',
+    );
   });
 
   it('cuts long lines at a word boundary with an ellipsis', () => {

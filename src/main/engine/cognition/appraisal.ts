@@ -16,7 +16,9 @@ export function deriveTitle(content: string): string {
       .map((l) =>
         l
           .replace(/^\s{0,3}(#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)/, '')
-          .replace(/[*_`]{1,3}/g, '')
+          // Emphasis markers and backticks, but not the underscores inside identifiers.
+          .replace(/[*`]{1,3}/g, '')
+          .replace(/(^|\s)_{1,3}(?=\S)|(?<=\S)_{1,3}(?=\s|$)/g, '$1')
           .replace(/\s+/g, ' ')
           .trim(),
       )

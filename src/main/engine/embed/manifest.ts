@@ -25,7 +25,7 @@ const common = {
   dims: z.number().int().min(2).max(4096),
   pooling: z.enum(['mean', 'cls']),
   normalize: z.literal(true).default(true),
-  max_tokens: z.number().int().min(8).max(8192),
+  max_tokens: z.number().int().min(2).max(8192),
   query_prefix: z.string().default(''),
   passage_prefix: z.string().default(''),
   license: z.string().min(1),

@@ -176,8 +176,9 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
   let embedMs = 0;
   const degraded = [...ctx.notes];
   if (ctx.vectors && ctx.vectors.pending > 0) {
+    const n = ctx.vectors.pending;
     degraded.push(
-      `${ctx.vectors.pending} memories are not embedded yet; until they are, only their words can match`,
+      `${n} ${n === 1 ? 'memory is' : 'memories are'} not embedded yet; until then only their words can match`,
     );
   }
   const filter = recallFilter(args, ctx.actor);
@@ -297,6 +298,7 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
   });
 
   let vectorHits: VectorHit[] = [];
+  let belowBar: VectorHit[] = [];
   let vectorDetail: Record<string, unknown> = { used: false };
   if (ctx.vectors) {
     const te = performance.now();
@@ -312,6 +314,7 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
     );
     // Below the abstention bar a vector neighbour is noise, not a candidate.
     vectorHits = search.hits.filter((h) => h.similarity >= ctx.threshold.value);
+    belowBar = search.hits.filter((h) => h.similarity < ctx.threshold.value).slice(0, 3);
     vectorDetail = {
       used: true,
       model: ctx.vectors.embedder.id,
@@ -448,18 +451,30 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
   });
   const units_ = lexical.units;
   if (abstained) {
-    const nearMisses =
-      args.format === 'verbose'
-        ? ranked
-            .slice(0, 3)
-            .map((c) =>
-              toHit(c.row as MemoryRow, args, {
-                score: round(c.final, 4),
-                why: `near miss: ${why(c, units_, ctx.now, ctx.semantic) || 'weak match'}`,
-                breakdown: breakdown(c, units_),
-              }),
-            )
-        : undefined;
+    let nearMisses: RecallHit[] | undefined;
+    if (args.format === 'verbose') {
+      // The closest candidates, then the vector neighbours that stayed under the bar.
+      hydrate(belowBar.map((h) => h.rid));
+      const bar = ctx.threshold.value.toFixed(2);
+      nearMisses = [
+        ...ranked.slice(0, 3).map((c) =>
+          toHit(c.row as MemoryRow, args, {
+            score: round(c.final, 4),
+            why: `near miss: ${why(c, units_, ctx.now, ctx.semantic) || 'weak match'}`,
+            breakdown: breakdown(c, units_),
+          }),
+        ),
+        ...belowBar
+          .filter((h) => !byRid.has(h.rid) && rowsByRid.has(h.rid))
+          .map((h) =>
+            toHit(rowsByRid.get(h.rid) as MemoryRow, args, {
+              score: round(h.similarity, 4),
+              why: `near miss: ${ctx.semantic ? 'similarity' : 'spelling similarity'} ${h.similarity.toFixed(2)}, under the bar of ${bar}`,
+              breakdown: null,
+            }),
+          ),
+      ].slice(0, 3);
+    }
     return finish({
       how: ctx.vectors ? 'hybrid' : 'lexical',
       abstained: true,

@@ -1,0 +1,192 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openTestEngine, type TestEngine } from '../../../../test/helpers/engine';
+import { stmt } from '../store/statements';
+
+let t: TestEngine;
+beforeEach(async () => {
+  t = await openTestEngine();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const remember = (content: string, extra: Record<string, unknown> = {}) =>
+  t.cli.call('memory.remember', { content, ...extra }).then((r) => r.id);
+
+describe('the recall pipeline', () => {
+  it('answers a question that names a memory on the fast path', async () => {
+    const id = await remember(
+      'Billing deploy checklist: run the migrations, then deploy from the ops repo.',
+      { title: 'Billing deploy checklist' },
+    );
+    await remember('Catalog deploy notes: the catalog deploys itself on merge.', {
+      title: 'Catalog deploy notes',
+    });
+    const r = await t.cli.call('memory.recall', {
+      query: 'billing deploy checklist',
+      format: 'verbose',
+    });
+    expect(r.how).toBe('fastpath');
+    expect(r.results.map((h) => h.id)).toEqual([id]);
+    expect(r.results[0]!.why).toMatch(/^named by the query/);
+  });
+
+  it('returns the stage-by-stage trace with explain', async () => {
+    await remember('The orders API keeps 40 database connections open.');
+    const r = await t.cli.call('memory.recall', {
+      query: 'orders database connections',
+      explain: true,
+    });
+    expect(r.trace?.stages.map((s) => s.name)).toEqual([
+      'recognise',
+      'lexical',
+      'vector',
+      'fusion',
+      'spreading',
+      'ranking',
+      'abstention',
+      'diversity',
+      'budget',
+    ]);
+    expect(r.trace?.terms).toEqual(['orders', 'database', 'connections']);
+    const lexical = r.trace!.stages[1]!;
+    expect(lexical.items[0]!.title).toBe('The orders API keeps 40 database connections open.');
+    expect(r.timings.total_ms).toBeGreaterThan(0);
+  });
+
+  it('abstains when the best evidence is weak, and shows the near misses in verbose mode', async () => {
+    await remember('The billing service sends invoices on the first of the month.');
+    const r = await t.cli.call('memory.recall', {
+      query: 'billing weather forecast tomorrow',
+      format: 'verbose',
+      explain: true,
+    });
+    expect(r.abstained).toBe(true);
+    expect(r.results).toEqual([]);
+    expect(r.near_misses?.[0]?.why).toMatch(/^near miss: matched 1 of 3|^near miss/);
+    const abstention = r.trace!.stages.find((s) => s.name === 'abstention')!;
+    expect(abstention.detail).toMatchObject({ abstained: true, all_terms_matched: false });
+  });
+
+  it('hides superseded memories unless history or a past time is asked for', async () => {
+    const old = await remember('The staging database is postgres 14.', {
+      valid_to: '2026-02-01T00:00:00Z',
+    });
+    const current = await remember('The staging database is postgres 16 now.', {
+      valid_from: '2026-02-01T00:00:00Z',
+    });
+    await t.cli.call('link.create', { from: current, to: old, type: 'supersedes' });
+    const now = await t.cli.call('memory.recall', { query: 'staging database postgres' });
+    expect(now.results.map((h) => h.id)).toEqual([current]);
+    const history = await t.cli.call('memory.recall', {
+      query: 'staging database postgres',
+      history: true,
+    });
+    expect(history.results.map((h) => h.id).sort()).toEqual([old, current].sort());
+    const past = await t.cli.call('memory.recall', {
+      query: 'staging database postgres',
+      as_of: '2026-01-15T00:00:00Z',
+    });
+    expect(past.results.map((h) => h.id)).toEqual([old]);
+  });
+
+  it('surfaces a memory linked to a match through spreading activation', async () => {
+    const match = await remember('The ledger writer batches journal entries every five seconds.');
+    const linked = await remember('Priya owns that component and reviews its changes.');
+    await t.cli.call('link.create', { from: linked, to: match, type: 'related', weight: 1 });
+    const r = await t.cli.call('memory.recall', {
+      query: 'ledger writer journal batches',
+      format: 'verbose',
+    });
+    expect(r.results.map((h) => h.id)).toEqual([match, linked]);
+    expect(r.results[1]!.why).toBe('linked to other results');
+    expect(r.results[1]!.breakdown!.spread).toBeCloseTo(0.6, 5);
+  });
+
+  it('strengthens the links between memories recalled together', async () => {
+    const a = await remember('The search indexer consumes the catalog events topic.');
+    const b = await remember('The search indexer writes to the products index in elastic.');
+    await t.cli.call('link.create', { from: a, to: b, weight: 0.5 });
+    await t.cli.call('memory.recall', { query: 'search indexer' });
+    await t.engine.flushRehearsals();
+    const link = (await t.cli.call('memory.get', { id: a })).links.outgoing[0]!;
+    expect(link.weight).toBeCloseTo(0.55, 10);
+    expect(link.traversals).toBe(1);
+  });
+
+  it('says when memories are still waiting for vectors', async () => {
+    const bg = await openTestEngine({ embedWrites: 'background' });
+    try {
+      await bg.cli.call('memory.remember', { content: 'The notifier sends refund emails.' });
+      await bg.engine.embedPending(undefined);
+      const store = await bg.engine.store(undefined);
+      stmt(store.db, 'DELETE FROM memory_embedding').run();
+      const r = await bg.cli.call('memory.recall', { query: 'refund emails' });
+      expect(r.degraded.join(' ')).toMatch(/1 memory is not embedded yet/);
+      // The background backfill it started fills the gap.
+      expect((await bg.engine.embedPending(undefined)).pending).toBe(0);
+    } finally {
+      await bg.close();
+    }
+  });
+
+  it('embeds a few waiting memories first when nothing runs after the call (the CLI)', async () => {
+    await remember('The notifier sends refund emails.');
+    const store = await t.engine.store(undefined);
+    stmt(store.db, 'DELETE FROM memory_embedding').run();
+    const r = await t.cli.call('memory.recall', { query: 'refund emails' });
+    expect(r.degraded.join(' ')).not.toMatch(/not embedded yet/);
+    expect((await t.cli.call('stats.get', {})).vectors).toMatchObject({ embedded: 1, pending: 0 });
+  });
+});
+
+describe('calibration', () => {
+  it('sets the abstention bar from the store and recall uses it', async () => {
+    const topics = [
+      'billing',
+      'orders',
+      'catalog',
+      'search',
+      'ledger',
+      'notifier',
+      'gateway',
+      'inventory',
+    ];
+    const items = topics.flatMap((topic, i) => [
+      {
+        content: `The ${topic} service runs on port ${8000 + i} and is deployed with the ${topic} helm chart.`,
+      },
+      {
+        content: `Alerts for ${topic} page the on-call engineer when p95 latency stays above ${200 + i * 10} ms.`,
+      },
+      {
+        content: `The ${topic} team reviews schema changes on Thursdays before the release train.`,
+      },
+    ]);
+    await t.cli.call('memory.rememberMany', { items });
+    const c = await t.cli.call('recall.calibrate', { sample: 24 });
+    expect(c).toMatchObject({
+      store: 'default',
+      model: 'hash-384-v1',
+      answerable: 24,
+      memories: 24,
+    });
+    expect(c.unanswerable).toBeGreaterThanOrEqual(10);
+    expect(c.threshold).toBeGreaterThan(0);
+    expect(c.balanced_accuracy).toBeGreaterThan(0.5);
+    const r = await t.cli.call('memory.recall', {
+      query: 'billing helm chart port',
+      explain: true,
+    });
+    const abstention = r.trace!.stages.find((s) => s.name === 'abstention')!;
+    expect(abstention.detail).toMatchObject({
+      threshold_source: 'calibrated',
+      threshold: c.threshold,
+    });
+  });
+
+  it('refuses a store too small to calibrate', async () => {
+    await remember('Just one memory in this store.');
+    await expect(t.cli.call('recall.calibrate', {})).rejects.toThrow(/needs at least 10/);
+  });
+});

@@ -1,0 +1,136 @@
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../../test/helpers/engine';
+import { l2Normalize } from '../embed/pooling';
+import { MIGRATIONS } from '../store/migrations';
+import { binaryCode, searchVectors, VectorIndex } from './vectorIndex';
+
+function unit(random: () => number, dims: number): Float32Array {
+  return l2Normalize(Float32Array.from({ length: dims }, () => random() - 0.5));
+}
+
+function storeWith(vectors: Float32Array[]) {
+  const db = new Database(':memory:');
+  sqliteVec.load(db);
+  db.pragma('foreign_keys = ON');
+  db.exec(
+    'CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT, applied_at INTEGER)',
+  );
+  for (const m of MIGRATIONS) m.up(db);
+  const mem = db.prepare(
+    `INSERT INTO memory (id, title, content, kind, source, created_at, updated_at, content_hash) VALUES (?, 't', 'c', 'semantic', 'user', 0, 0, 'h')`,
+  );
+  const emb = db.prepare(
+    'INSERT INTO memory_embedding (rid, model, dims, vector, code, embedded_at) VALUES (?, ?, ?, ?, ?, 0)',
+  );
+  db.transaction(() => {
+    vectors.forEach((v, i) => {
+      const rid = Number(mem.run(`M${String(i).padStart(25, '0')}`).lastInsertRowid);
+      emb.run(rid, 'm', v.length, Buffer.from(v.buffer), binaryCode(v));
+    });
+  })();
+  return db;
+}
+
+const everything = { sql: '1', params: [] };
+
+describe('binaryCode', () => {
+  it('packs one sign bit per dimension, little-endian within a byte', () => {
+    expect(Array.from(binaryCode(Float32Array.from([1, -1, 0, 2, -3, 4, 5, -6, 7])))).toEqual([
+      0b01101001, 0b1,
+    ]);
+  });
+});
+
+describe('VectorIndex', () => {
+  it('returns exactly the nearest by Hamming distance', () => {
+    const r = seededRandom(3);
+    const index = new VectorIndex('m', 64, 4);
+    const vectors = Array.from({ length: 200 }, () => unit(r.next, 64));
+    vectors.forEach((v, i) => index.upsert(i + 1, binaryCode(v)));
+    const q = unit(r.next, 64);
+    const hamming = (v: Float32Array) =>
+      v.reduce((d, x, i) => d + (x > 0 !== (q[i] as number) > 0 ? 1 : 0), 0);
+    const got = index.candidates(q, 20);
+    const worstTaken = Math.max(...got.map((rid) => hamming(vectors[rid - 1]!)));
+    const bestLeft = Math.min(
+      ...vectors.map((v, i) => (got.includes(i + 1) ? Infinity : hamming(v))),
+    );
+    expect(got).toHaveLength(20);
+    expect(worstTaken).toBeLessThanOrEqual(bestLeft);
+  });
+
+  it('forgets removed vectors and reuses their slots', () => {
+    const index = new VectorIndex('m', 8, 2);
+    index.upsert(1, Uint8Array.from([0xff]));
+    index.upsert(2, Uint8Array.from([0x00]));
+    index.remove(1);
+    index.upsert(3, Uint8Array.from([0xf0]));
+    expect(index.size).toBe(2);
+    expect(index.candidates(Float32Array.from([1, 1, 1, 1, 1, 1, 1, 1]), 5).sort()).toEqual([2, 3]);
+  });
+});
+
+describe('searchVectors', () => {
+  it('is exact when the store is within the rescoring budget', () => {
+    const r = seededRandom(5);
+    const vectors = Array.from({ length: 150 }, () => unit(r.next, 32));
+    const db = storeWith(vectors);
+    const index = VectorIndex.load(db, 'm', 32);
+    const q = unit(r.next, 32);
+    const { hits, exact } = searchVectors(db, index, q, 10, everything);
+    expect(exact).toBe(true);
+    const truth = vectors
+      .map((v, i) => ({ rid: i + 1, sim: v.reduce((s, x, j) => s + x * (q[j] as number), 0) }))
+      .sort((a, b) => b.sim - a.sim)
+      .slice(0, 10);
+    expect(hits.map((h) => h.rid)).toEqual(truth.map((t) => t.rid));
+    hits.forEach((h, i) => expect(h.similarity).toBeCloseTo(truth[i]!.sim, 5));
+  });
+
+  it('finds nearly all true neighbours with the binary pre-filter on clustered data', () => {
+    // 5,000 vectors around 50 centres, as real embeddings cluster by topic.
+    const r = seededRandom(11);
+    const dims = 96;
+    const centres = Array.from({ length: 50 }, () => unit(r.next, dims));
+    const vectors = Array.from({ length: 5000 }, (_, i) => {
+      const c = centres[i % 50]!;
+      return l2Normalize(Float32Array.from(c, (x) => x + (r.next() - 0.5) * 0.12));
+    });
+    const db = storeWith(vectors);
+    const index = VectorIndex.load(db, 'm', dims);
+    let found = 0;
+    const queries = 40;
+    for (let n = 0; n < queries; n++) {
+      const q = l2Normalize(
+        Float32Array.from(centres[n % 50]!, (x) => x + (r.next() - 0.5) * 0.12),
+      );
+      const { hits, exact } = searchVectors(db, index, q, 10, everything);
+      expect(exact).toBe(false);
+      const truth = new Set(
+        vectors
+          .map((v, i) => ({ rid: i + 1, sim: v.reduce((s, x, j) => s + x * (q[j] as number), 0) }))
+          .sort((a, b) => b.sim - a.sim)
+          .slice(0, 10)
+          .map((t) => t.rid),
+      );
+      found += hits.filter((h) => truth.has(h.rid)).length;
+    }
+    expect(found / (queries * 10)).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it('widens the pre-filter when the filter rejects candidates', () => {
+    const r = seededRandom(9);
+    const vectors = Array.from({ length: 2000 }, () => unit(r.next, 32));
+    const db = storeWith(vectors);
+    const index = VectorIndex.load(db, 'm', 32);
+    // Only every 100th memory passes the filter: far fewer than the first candidate budget.
+    const { hits } = searchVectors(db, index, unit(r.next, 32), 10, {
+      sql: 'm.rid % 100 = 0',
+      params: [],
+    });
+    expect(hits).toHaveLength(10);
+    for (const h of hits) expect(h.rid % 100).toBe(0);
+  });
+});

@@ -1,0 +1,148 @@
+import { rmSync } from 'node:fs';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { openTestEngine, tempDir, type TestEngine } from '../../../test/helpers/engine';
+import { TEST_WORDS, tinyModelRoot } from '../../../test/helpers/models';
+import type { EventMap } from '../../shared/events';
+import { backfill, missingCount } from './embed/backfill';
+import type { Embedder } from './embed/types';
+import { HashEmbedder } from './embed/hashEmbedder';
+import { VectorIndex } from './recall/vectorIndex';
+import { stmt } from './store/statements';
+
+const tiny = tinyModelRoot({ dims: 16, words: TEST_WORDS, id: 'tiny-16' });
+afterAll(() => rmSync(tiny.root, { recursive: true, force: true }));
+
+const engines: TestEngine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.close();
+});
+async function open(options: Parameters<typeof openTestEngine>[0] = {}) {
+  const e = await openTestEngine({ env: { LOCI_MODEL_PATH: tiny.root }, ...options });
+  engines.push(e);
+  return e;
+}
+
+const models = async (t: TestEngine) =>
+  (
+    stmt(
+      (await t.engine.store(undefined)).db,
+      'SELECT DISTINCT model FROM memory_embedding',
+    ).all() as { model: string }[]
+  ).map((r) => r.model);
+
+describe('embeddings with a model installed', () => {
+  it('uses the model, says semantic is on, and tags every vector with its model id', async () => {
+    const t = await open();
+    await t.cli.call('memory.rememberMany', {
+      items: [
+        { content: 'deploy the billing service to staging' },
+        { content: 'the coffee machine is on the third floor' },
+      ],
+    });
+    expect(await models(t)).toEqual(['tiny-16']);
+    const stats = await t.cli.call('stats.get', {});
+    expect(stats.vectors).toEqual({ model: 'tiny-16', semantic: 'on', embedded: 2, pending: 0 });
+    const r = await t.cli.call('memory.recall', { query: 'staging billing rollout' });
+    expect(r).toMatchObject({ how: 'hybrid', semantic: 'on' });
+    expect(r.degraded).toEqual([]);
+    expect(r.timings.embed_ms).toBeGreaterThan(0);
+    const list = await t.cli.call('models.list', {});
+    expect(list.active).toBe('tiny-16');
+    expect(list.models.find((m) => m.id === 'tiny-16')).toMatchObject({
+      installed: true,
+      active: true,
+      dir: tiny.dir,
+    });
+  });
+
+  it('re-embeds everything, with progress, when the model changes, and never mixes models', async () => {
+    const t = await open();
+    await t.cli.call('memory.rememberMany', {
+      items: Array.from({ length: 40 }, (_, i) => ({
+        content: `runbook ${i}: restart the ingest worker and check the queue depth`,
+      })),
+    });
+    expect(await models(t)).toEqual(['tiny-16']);
+    const progress: EventMap['embedding.progressed'][] = [];
+    const off = t.engine.events.on('embedding.progressed', (p) => progress.push(p));
+    const switched = await t.cli.call('models.use', { id: 'none' });
+    expect(switched).toMatchObject({ active: 'hash-384-v1', semantic: 'off' });
+    // Until the re-embed has run, no old-model vector is searched.
+    await t.engine.embedPending(undefined);
+    off();
+    expect(await models(t)).toEqual(['hash-384-v1']);
+    expect(progress.at(-1)).toEqual({
+      store: 'default',
+      model: 'hash-384-v1',
+      done: 40,
+      total: 40,
+    });
+    expect(progress.length).toBeGreaterThan(1);
+    const r = await t.cli.call('memory.recall', { query: 'ingest worker queue' });
+    expect(r.semantic).toBe('off');
+    await t.cli.call('models.use', { id: 'auto' });
+    await t.engine.embedPending(undefined);
+    expect(await models(t)).toEqual(['tiny-16']);
+  });
+
+  it('searches only vectors of the active model', async () => {
+    const t = await open();
+    await t.cli.call('memory.remember', { content: 'deploy the billing service to staging' });
+    const store = await t.engine.store(undefined);
+    // A vector of another model sneaks in (say, left by a crash mid-switch): it is not searched.
+    stmt(store.db, `UPDATE memory_embedding SET model = 'other-model'`).run();
+    const index = VectorIndex.load(store.db, 'tiny-16', 16);
+    expect(index.size).toBe(0);
+    expect(missingCount(store.db, 'tiny-16')).toBe(1);
+  });
+
+  it('resumes an interrupted backfill after a restart', async () => {
+    const dir = tempDir();
+    const first = await openTestEngine({ dataDir: dir, env: { LOCI_MODEL_PATH: tiny.root } });
+    await first.cli.call('memory.rememberMany', {
+      items: Array.from({ length: 10 }, (_, i) => ({
+        content: `note ${i} about the staging cluster and its database pool`,
+      })),
+    });
+    // As if the process died after embedding only some of them.
+    stmt(
+      (await first.engine.store(undefined)).db,
+      'DELETE FROM memory_embedding WHERE rid % 3 = 0',
+    ).run();
+    await first.engine.close();
+
+    const second = await open({ dataDir: dir, embedWrites: 'background' });
+    expect((await second.cli.call('stats.get', {})).vectors.pending).toBe(3);
+    expect((await second.engine.embedPending(undefined)).pending).toBe(0);
+    expect((await second.cli.call('stats.get', {})).vectors.embedded).toBe(10);
+  });
+
+  it('never stores a vector of text that changed while it was being embedded', async () => {
+    const t = await open({ env: {} });
+    const { id } = await t.cli.call('memory.remember', {
+      content: 'The cache TTL is five minutes.',
+    });
+    const store = await t.engine.store(undefined);
+    stmt(store.db, 'DELETE FROM memory_embedding').run();
+    const hash = new HashEmbedder();
+    const editing: Embedder = {
+      id: hash.id,
+      dims: hash.dims,
+      semantic: false,
+      maxTokens: hash.maxTokens,
+      close: () => hash.close(),
+      embed: async (texts, kind) => {
+        // The memory is edited while its batch is in flight.
+        stmt(
+          store.db,
+          `UPDATE memory SET content = 'The cache TTL is ten minutes.', content_hash = 'changed' WHERE id = ?`,
+        ).run(id);
+        return hash.embed(texts, kind);
+      },
+    };
+    const index = new VectorIndex(hash.id, hash.dims);
+    await backfill(store.db, editing, index, Date.now, () => undefined);
+    expect(index.size).toBe(0);
+    expect(missingCount(store.db, hash.id)).toBe(1);
+  });
+});
