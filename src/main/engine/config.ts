@@ -33,6 +33,9 @@ export const ConfigSchema = z.strictObject({
       mmr_lambda: z.number().min(0).max(1).default(0.7),
       /** Re-calibrate abstention when the store has grown by this factor since the last time. */
       recalibrate_growth: z.number().min(1.1).max(100).default(2),
+      /** Stages that can be switched off, for comparisons (`npm run eval`) and diagnosis. */
+      use_vectors: z.boolean().default(true),
+      use_recognizer: z.boolean().default(true),
     })
     .prefault({}),
 });

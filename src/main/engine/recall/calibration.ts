@@ -1,10 +1,11 @@
 // Abstention (DESIGN.md §6, step 6) needs a bar for "the best evidence is too weak".
 // Cosine similarities mean different things for different models and stores, so the bar
-// is calibrated on the store itself: questions built from sampled memories (answerable)
-// and off-topic questions with no lexical match in the store (unanswerable) go through
-// the vector search, and the threshold that best separates their top similarities
-// (highest balanced accuracy) is kept per store and model. Until a store is calibrated,
-// the model's catalogue default applies.
+// is calibrated on the store itself. Questions are built from sampled memories; each is
+// searched twice: with its memory in the store (answerable) and with it left out (the
+// store's own near miss: what is closest when the fact is absent), and off-topic questions
+// with no lexical match are added to the unanswerable side. The threshold that best
+// separates the top similarities (highest balanced accuracy) is kept per store and model.
+// Until a store is calibrated, the model's catalogue default applies.
 import type { CalibrationResult } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
 import type { Embedder } from '../embed/types';
@@ -26,7 +27,10 @@ const FALLBACK_THRESHOLD = 0.3;
 
 export interface StoredCalibration {
   model: string;
+  /** Abstain when the best vector evidence is below this. */
   threshold: number;
+  /** Vector neighbours below this are noise, not candidates (on-topic vs off-topic). */
+  floor: number;
   answerable: number;
   unanswerable: number;
   balanced_accuracy: number;
@@ -41,18 +45,30 @@ export function readCalibration(store: OpenStore, model: string): StoredCalibrat
   return row ? (JSON.parse(row.value) as StoredCalibration) : null;
 }
 
-export function threshold(
-  store: OpenStore,
-  model: string,
-): { value: number; source: 'calibrated' | 'default' } {
-  const calibrated = readCalibration(store, model);
-  if (calibrated) return { value: calibrated.threshold, source: 'calibrated' };
-  const fromCatalogue = catalogue().models.find((m) => m.id === model)?.abstain_below;
-  return {
-    value: fromCatalogue ?? DEFAULT_THRESHOLDS[model] ?? FALLBACK_THRESHOLD,
-    source: 'default',
-  };
+export interface Thresholds {
+  /** Abstain below this best similarity (when no memory matched every query term). */
+  value: number;
+  /** Vector neighbours below this are not candidates at all. */
+  floor: number;
+  source: 'calibrated' | 'default';
 }
+
+export function threshold(store: OpenStore, model: string): Thresholds {
+  const calibrated = readCalibration(store, model);
+  if (calibrated) {
+    return {
+      value: calibrated.threshold,
+      floor: calibrated.floor ?? calibrated.threshold,
+      source: 'calibrated',
+    };
+  }
+  const fromCatalogue = catalogue().models.find((m) => m.id === model)?.abstain_below;
+  const value = fromCatalogue ?? DEFAULT_THRESHOLDS[model] ?? FALLBACK_THRESHOLD;
+  return { value, floor: value, source: 'default' };
+}
+
+/** Share of answerable questions the abstention bar may turn away, at most. */
+export const FALSE_ABSTENTION_BUDGET = 0.05;
 
 /** Deterministic sampling (mulberry32) so a calibration can be reproduced. */
 function sampler(seed: number) {
@@ -118,39 +134,55 @@ export async function calibrate(
   const random = sampler(live);
   const rows = stmt(
     store.db,
-    `SELECT m.content AS content FROM memory m JOIN memory_embedding e ON e.rid = m.rid AND e.model = ?
+    `SELECT m.rid AS rid, m.content AS content FROM memory m JOIN memory_embedding e ON e.rid = m.rid AND e.model = ?
       WHERE m.deleted_at IS NULL AND m.trust = 'trusted' ORDER BY m.rid`,
-  ).all(embedder.id) as { content: string }[];
-  const picked: string[] = [];
+  ).all(embedder.id) as { rid: number; content: string }[];
+  const picked: { rid: number; question: string }[] = [];
   const step = Math.max(1, rows.length / sample);
-  for (let i = 0; i < rows.length && picked.length < sample; i += step)
-    picked.push(questionFrom((rows[Math.floor(i)] as { content: string }).content, random));
+  for (let i = 0; i < rows.length && picked.length < sample; i += step) {
+    const row = rows[Math.floor(i)] as { rid: number; content: string };
+    picked.push({ rid: row.rid, question: questionFrom(row.content, random) });
+  }
 
   const everything = { sql: 'm.deleted_at IS NULL', params: [] };
-  const unanswerableQueries = OFF_TOPIC_QUERIES.filter(
+  const offTopic = OFF_TOPIC_QUERIES.filter(
     (q) => lexicalSearch(store.db, parseQuery(q), everything, 1).hits.length === 0,
   );
-  if (unanswerableQueries.length < 10) {
-    throw new LociError(
-      'conflict',
-      'Too few off-topic questions are unanswerable in this store to calibrate against.',
-    );
-  }
-  const top = async (queries: string[]) => {
-    const vectors = await embedder.embed(queries, 'query');
-    return vectors.map(
-      (v) => searchVectors(store.db, index, v, 1, everything).hits[0]?.similarity ?? 0,
-    );
-  };
-  const answerable = await top(picked);
-  const unanswerable = await top(unanswerableQueries);
+  const best1 = (v: Float32Array, filter: { sql: string; params: unknown[] }) =>
+    searchVectors(store.db, index, v, 1, filter).hits[0]?.similarity ?? 0;
+  const vectors = await embedder.embed(
+    picked.map((p) => p.question),
+    'query',
+  );
+  // Answerable: the question with its memory in the store. Unanswerable, the store's own
+  // near misses: the same question with that memory left out (what is closest when the
+  // fact is not there), plus off-topic questions.
+  const answerable = vectors.map((v) => best1(v, everything));
+  const unanswerable = vectors.map((v, i) =>
+    best1(v, {
+      sql: 'm.deleted_at IS NULL AND m.rid <> ?',
+      params: [(picked[i] as { rid: number }).rid],
+    }),
+  );
+  for (const v of await embedder.embed(offTopic, 'query')) unanswerable.push(best1(v, everything));
+  // The floor separates on-topic from off-topic; the bar separates found from near miss,
+  // but may turn away at most 5 % of the answerable questions: an agent is better served
+  // by a weak answer it can judge than by a silence it cannot.
+  const offTopicScores = unanswerable.slice(vectors.length);
+  const floor = offTopicScores.length > 0 ? bestThreshold(answerable, offTopicScores).threshold : 0;
   const best = bestThreshold(answerable, unanswerable);
+  const sorted = [...answerable].sort((a, b) => a - b);
+  const budgetBar = sorted[Math.floor(FALSE_ABSTENTION_BUDGET * sorted.length)] ?? best.threshold;
+  const bar = Math.max(floor, Math.min(best.threshold, budgetBar));
+  const tpr = answerable.filter((v) => v >= bar).length / Math.max(1, answerable.length);
+  const tnr = unanswerable.filter((v) => v < bar).length / Math.max(1, unanswerable.length);
   const result: StoredCalibration = {
     model: embedder.id,
-    threshold: Math.round(best.threshold * 10000) / 10000,
+    threshold: Math.round(bar * 10000) / 10000,
+    floor: Math.round(floor * 10000) / 10000,
     answerable: answerable.length,
     unanswerable: unanswerable.length,
-    balanced_accuracy: Math.round(best.balanced * 1000) / 1000,
+    balanced_accuracy: Math.round(((tpr + tnr) / 2) * 1000) / 1000,
     memories: live,
     calibrated_at: new Date(now).toISOString(),
   };

@@ -32,6 +32,7 @@ import { stmt } from '../store/statements';
 import { applyBudget, loadTokenCounter, truncateText } from './budget';
 import { lexicalSearch, type Filter, type LexicalHit } from './lexical';
 import { finalScore, mmr, rrf, wordJaccard } from './ranking';
+import type { Thresholds } from './calibration';
 import type { Recognizer } from './recognizer';
 import { spreadActivation } from './spreading';
 import { parseQuery } from './terms';
@@ -62,7 +63,7 @@ export interface RecallContext {
   vectors: RecallVectors | null;
   semantic: boolean;
   recognizer: Recognizer;
-  threshold: { value: number; source: 'calibrated' | 'default' };
+  threshold: Thresholds;
   /** Notes from the embedding service (why semantic is off, …). */
   notes: string[];
   rehearse: (rids: number[], pairs: [number, number][]) => void;
@@ -230,7 +231,9 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
   };
 
   // ---------------------------------------------------------------- 1. recognition
-  const recognized = ctx.recognizer.recognize(args.query, passes);
+  const recognized = ctx.config.use_recognizer
+    ? ctx.recognizer.recognize(args.query, passes)
+    : { hit: null, best: null };
   const recognizeMs = mark('recognise');
   trace.push({
     name: 'recognise',
@@ -312,15 +315,15 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
       branchK,
       filter,
     );
-    // Below the abstention bar a vector neighbour is noise, not a candidate.
-    vectorHits = search.hits.filter((h) => h.similarity >= ctx.threshold.value);
+    // Below the floor a vector neighbour is off-topic noise, not a candidate.
+    vectorHits = search.hits.filter((h) => h.similarity >= ctx.threshold.floor);
     belowBar = search.hits.filter((h) => h.similarity < ctx.threshold.value).slice(0, 3);
     vectorDetail = {
       used: true,
       model: ctx.vectors.embedder.id,
       exact: search.exact,
       rescored: search.candidates,
-      floor: round(ctx.threshold.value, 4),
+      floor: round(ctx.threshold.floor, 4),
       best: search.hits[0] ? round(search.hits[0].similarity, 4) : null,
     };
     delete timings.embed_wall_ms;
@@ -434,7 +437,8 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
   const anyLexical = lexical.hits.length > 0;
   // Evidence: a memory with every query term, or a vector neighbour above the bar. With
   // no vectors at all, a lexical match of enough terms is the only evidence there is.
-  const evidence = fullLexical || (ctx.vectors ? vectorHits.length > 0 : anyLexical);
+  const strongVector = (bestVector ?? 0) >= ctx.threshold.value;
+  const evidence = fullLexical || (ctx.vectors ? strongVector : anyLexical);
   const abstained = ranked.length === 0 || !evidence;
   const abstentionMs = mark('abstention');
   trace.push({
@@ -444,6 +448,7 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
     detail: {
       abstained,
       threshold: round(ctx.threshold.value, 4),
+      floor: round(ctx.threshold.floor, 4),
       threshold_source: ctx.threshold.source,
       best_similarity: bestVector ?? null,
       all_terms_matched: fullLexical,
