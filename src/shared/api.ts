@@ -17,8 +17,15 @@ import {
   StoreNameArgsSchema,
   TagArgsSchema,
   UpdateArgsSchema,
+  ActivityArgsSchema,
   CalibrateArgsSchema,
+  FindProceduresArgsSchema,
+  MapArgsSchema,
   ModelIdArgsSchema,
+  OutcomeArgsSchema,
+  SetupArgsSchema,
+  SetupWriteArgsSchema,
+  TimelineArgsSchema,
   ModelUseArgsSchema,
   type Evidence,
   type Layer,
@@ -27,6 +34,9 @@ import {
   type Trust,
   type Visibility,
 } from './schemas';
+
+/** The daemon's documented port (it falls back to a free one when this is taken). */
+export const DEFAULT_PORT = 4747;
 
 // ---------------------------------------------------------------- callers
 
@@ -294,10 +304,129 @@ export interface LinkResult {
 
 export interface NeighborsResult {
   root: string;
-  nodes: (MemorySummary & { depth: number })[];
+  /** Each node with its hop count and the ids on the path from the root to it. */
+  nodes: (MemorySummary & { depth: number; path: string[] })[];
   edges: LinkView[];
   /** True when `limit` cut the walk short. */
   truncated: boolean;
+}
+
+export interface TimelineResult {
+  store: string;
+  /** Oldest first. */
+  items: MemorySummary[];
+  from: string | null;
+  to: string | null;
+  /** How many memories fall in the range in all. */
+  total: number;
+}
+
+export interface MapResult {
+  store: string;
+  /** One line per memory, pinned first then newest first; identical while nothing changes. */
+  text: string;
+  listed: number;
+  /** Memories left out to stay within max_tokens (the text says so too). */
+  omitted: number;
+  tokens: number;
+}
+
+export interface OutcomeResult {
+  id: string;
+  niche: string | null;
+  successes: number;
+  failures: number;
+  /** Lower bound of the 95 % Wilson interval of the success rate. */
+  wilson_lower: number;
+}
+
+export interface ProcedureHit extends RecallHit {
+  successes: number;
+  failures: number;
+  wilson_lower: number;
+}
+
+export interface FindProceduresResult {
+  store: string;
+  abstained: boolean;
+  degraded: string[];
+  results: ProcedureHit[];
+}
+
+export interface ActivityItem {
+  at: string;
+  /** `mcp:<client>`, `ui`, `cli`. */
+  actor: string;
+  transport: string;
+  tool: string;
+  ok: boolean;
+  error_code: string | null;
+  duration_ms: number;
+  /** The arguments and (for reads) what the client received, shortened past a few KB. */
+  args: unknown;
+  result: unknown;
+}
+
+export interface ActivityListResult {
+  items: ActivityItem[];
+}
+
+export interface ClientSession {
+  id: string;
+  /** The client's name (from `Mcp-Client-Id` or its clientInfo), e.g. `cursor`. */
+  client: string;
+  transport: string;
+  connected_at: string;
+  last_seen: string;
+  calls: number;
+}
+
+export interface ClientListResult {
+  sessions: ClientSession[];
+  /** The last call of every client seen recently, connected or not. */
+  last_calls: ActivityItem[];
+}
+
+export interface SetupPlan {
+  client: string;
+  name: string;
+  /** The client's files or folders were found on this machine. */
+  installed: boolean;
+  file: string;
+  transport: 'http' | 'stdio';
+  action: 'add' | 'update' | 'unchanged' | 'blocked';
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown>;
+  /** A readable before/after of the Loci entry. */
+  diff: string;
+  /** Why the file cannot be edited (invalid JSON), when it cannot. */
+  problem: string | null;
+}
+
+export interface SetupPlanResult {
+  clients: SetupPlan[];
+}
+
+export interface SetupWriteResult {
+  client: string;
+  file: string;
+  /** Where the original was copied before the change (null when there was no file). */
+  backup: string | null;
+  action: 'add' | 'update' | 'unchanged';
+}
+
+export interface SetupCheck {
+  client: string;
+  name: string;
+  installed: boolean;
+  file: string;
+  status: 'ok' | 'missing' | 'stale' | 'duplicate' | 'invalid' | 'not-installed';
+  problems: string[];
+}
+
+export interface SetupCheckResult {
+  clients: SetupCheck[];
+  endpoint: string;
 }
 
 export interface StoreInfo {
@@ -379,6 +508,15 @@ export const methods = {
   'link.create': method<LinkResult>()(LinkCreateArgsSchema),
   'link.remove': method<LinkResult>()(LinkRemoveArgsSchema),
   'graph.neighbors': method<NeighborsResult>()(NeighborsArgsSchema),
+  'memory.timeline': method<TimelineResult>()(TimelineArgsSchema),
+  'memory.map': method<MapResult>()(MapArgsSchema),
+  'procedure.recordOutcome': method<OutcomeResult>()(OutcomeArgsSchema),
+  'procedure.find': method<FindProceduresResult>()(FindProceduresArgsSchema),
+  'activity.list': method<ActivityListResult>()(ActivityArgsSchema),
+  'clients.list': method<ClientListResult>()(EmptyArgsSchema),
+  'setup.plan': method<SetupPlanResult>()(SetupArgsSchema),
+  'setup.write': method<SetupWriteResult>()(SetupWriteArgsSchema),
+  'setup.check': method<SetupCheckResult>()(EmptyArgsSchema),
   'store.list': method<StoreListResult>()(EmptyArgsSchema),
   'store.create': method<StoreInfo>()(StoreNameArgsSchema),
   'store.reset': method<StoreResetResult>()(StoreNameArgsSchema),

@@ -15,6 +15,16 @@ export interface EventMap {
   'store.created': { store: string };
   /** The background embedding of a store's memories. */
   'embedding.progressed': { store: string; model: string; done: number; total: number };
+  /** A call by a client (MCP), for the activity feed. */
+  'activity.recorded': {
+    at: string;
+    actor: string;
+    transport: string;
+    tool: string;
+    ok: boolean;
+    error_code: string | null;
+    duration_ms: number;
+  };
   /** A model download. */
   'models.progressed': {
     model: string;
@@ -34,4 +44,5 @@ export const EVENT_NAMES: EventName[] = [
   'store.created',
   'embedding.progressed',
   'models.progressed',
+  'activity.recorded',
 ];

@@ -214,6 +214,60 @@ export const NeighborsArgsSchema = z.strictObject({
   limit: z.number().int().min(1).max(LIMITS.neighborsLimitMax).default(100),
 });
 
+export const TimelineArgsSchema = z.strictObject({
+  ...storeField,
+  from: TimestampSchema.optional(),
+  to: TimestampSchema.optional(),
+  tags: TagsSchema.optional(),
+  kinds: z.array(KindSchema).optional(),
+  limit: z.number().int().min(1).max(200).default(50),
+});
+
+export const MapArgsSchema = z.strictObject({
+  ...storeField,
+  max_tokens: z.number().int().min(64).max(50_000).default(2000),
+});
+
+export const OutcomeArgsSchema = z.strictObject({
+  ...storeField,
+  id: MemoryIdSchema,
+  success: z.boolean(),
+  /** The situation the procedure was used in ("python monorepo", "prod deploy"): outcomes compete per niche. */
+  niche: z.string().trim().min(1).max(100).optional(),
+});
+
+export const FindProceduresArgsSchema = z.strictObject({
+  ...storeField,
+  query: z.string().trim().min(1, 'the query is empty').max(LIMITS.queryMaxChars),
+  limit: z.number().int().min(1).max(50).default(5),
+  niche: z.string().trim().min(1).max(100).optional(),
+});
+
+export const ActivityArgsSchema = z.strictObject({
+  limit: z.number().int().min(1).max(1000).default(100),
+  client: z.string().max(200).optional(),
+  tool: z.string().max(100).optional(),
+});
+
+export const SETUP_CLIENTS = [
+  'claude-code',
+  'claude-desktop',
+  'cursor',
+  'vscode',
+  'windsurf',
+  'zed',
+] as const;
+
+export const SetupArgsSchema = z.strictObject({
+  client: z.enum(SETUP_CLIENTS).optional(),
+  transport: z.enum(['http', 'stdio']).optional(),
+});
+
+export const SetupWriteArgsSchema = z.strictObject({
+  client: z.enum(SETUP_CLIENTS),
+  transport: z.enum(['http', 'stdio']).optional(),
+});
+
 export const EmptyArgsSchema = z.strictObject({});
 export const ModelIdArgsSchema = z.strictObject({
   id: z

@@ -15,4 +15,12 @@ export function registerMemoryHandlers(registry: HandlerRegistry, engine: Engine
   registry.register('memory.restore', (args, ctx) => engine.restore(args, ctx.actor));
   registry.register('memory.erase', (args, ctx) => engine.erase(args, ctx.actor));
   registry.register('memory.promote', (args, ctx) => engine.promote(args, ctx.actor));
+  registry.register('memory.timeline', (args, ctx) => engine.timeline(args, ctx.actor));
+  registry.register('memory.map', (args, ctx) => engine.map(args, ctx.actor));
+  registry.register('procedure.recordOutcome', (args, ctx) =>
+    engine.recordOutcome(args, ctx.actor),
+  );
+  registry.register('procedure.find', (args, ctx) => engine.findProcedures(args, ctx.actor));
+  registry.register('activity.list', (args) => engine.activityList(args));
+  registry.register('clients.list', () => engine.clientList());
 }

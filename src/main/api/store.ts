@@ -8,4 +8,7 @@ export function registerStoreHandlers(registry: HandlerRegistry, engine: Engine)
   registry.register('store.reset', (args) => engine.storeReset(args.name));
   registry.register('stats.get', (args, ctx) => engine.stats(args, ctx.actor));
   registry.register('recall.calibrate', (args) => engine.calibrate(args));
+  registry.register('setup.plan', (args) => engine.setupPlan(args));
+  registry.register('setup.write', (args) => engine.setupWrite(args));
+  registry.register('setup.check', () => engine.setupCheck());
 }

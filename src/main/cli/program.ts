@@ -6,7 +6,16 @@ import type { LociClient, MethodArgs, MethodName, MethodResult } from '../../sha
 import { LociError, toErrorData, type ErrorCode } from '../../shared/errors';
 import { LINK_TYPES, MEMORY_KINDS } from '../../shared/schemas';
 import { createHandlers, createInProcessClient } from '../api';
+import { homedir } from 'node:os';
+import { resolve as resolvePath } from 'node:path';
+import type { EventMap, EventName } from '../../shared/events';
+import { startDaemon } from '../daemon';
 import { Engine } from '../engine/engine';
+import { resolveDataDir } from '../engine/store/paths';
+import { createHttpClient, findOwner, followEvents, type Owner } from '../http/client';
+import { DEFAULT_PORT } from '../http/server';
+import { rotateToken, loadOrCreateToken } from '../engine/store/token';
+import { runStdio } from '../mcp/stdio';
 import type { SynchronousMode } from '../engine/store/database';
 import * as fmt from './format';
 import { colorsFor, confirm, progressBar, readStdin, type CliIo } from './io';
@@ -98,9 +107,53 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
   const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions>();
 
-  async function ensureEngine(cmd: Command): Promise<Engine> {
-    await call(cmd, 'store.list', {});
-    return engine as unknown as Engine;
+  let owner: Owner | null = null;
+
+  function dataDirOf(cmd: Command): string {
+    const home = globals(cmd).home ?? io.env.LOCI_HOME;
+    return home
+      ? resolvePath(home)
+      : resolveDataDir({ env: io.env, platform: process.platform, home: homedir() });
+  }
+
+  /**
+   * Connects to the data directory: through the running daemon or app when there is one
+   * (one writer), otherwise by opening the engine in this process.
+   */
+  async function connect(cmd: Command): Promise<LociClient> {
+    if (client) return client;
+    const dataDir = dataDirOf(cmd);
+    owner = findOwner(dataDir);
+    if (owner) {
+      client = createHttpClient(owner, 'cli');
+      return client;
+    }
+    engine = await Engine.open({
+      dataDir,
+      owner: 'cli',
+      synchronous: synchronousFrom(io.env),
+      // Nothing runs after a command returns: a write waits for its vectors.
+      embedWrites: 'await',
+      env: io.env,
+    });
+    client = createInProcessClient(createHandlers(engine), {
+      actor: { kind: 'cli', transport: 'in-process' },
+    });
+    return client;
+  }
+
+  /** Follows an engine event, in this process or from the daemon's event stream. */
+  function follow<E extends EventName>(
+    event: E,
+    listener: (payload: EventMap[E]) => void,
+  ): () => void {
+    if (engine) return engine.events.on(event, listener);
+    if (owner) {
+      return followEvents(owner, (name: EventName, payload: unknown) => {
+        if (name === (event as EventName)) listener(payload as EventMap[E]);
+      });
+    }
+    return () => undefined;
   }
 
   async function call<M extends MethodName>(
@@ -108,21 +161,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     method: M,
     args: MethodArgs<M>,
   ): Promise<MethodResult<M>> {
-    if (!client) {
-      const home = globals(cmd).home ?? io.env.LOCI_HOME;
-      engine = await Engine.open({
-        ...(home ? { dataDir: home } : {}),
-        owner: 'cli',
-        synchronous: synchronousFrom(io.env),
-        // Nothing runs after a command returns: a write waits for its vectors.
-        embedWrites: 'await',
-        env: io.env,
-      });
-      client = createInProcessClient(createHandlers(engine), {
-        actor: { kind: 'cli', transport: 'in-process' },
-      });
-    }
-    return client.call(method, args);
+    return (await connect(cmd)).call(method, args);
   }
 
   /** Adds `store` from the global option when the method takes one. */
@@ -488,9 +527,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     )
     .argument('<id>', 'a model id from `loci models list`')
     .action(async (id: string, _o, cmd: Command) => {
-      const e = await ensureEngine(cmd);
+      await connect(cmd);
       const bar = progressBar(io, `${id} {file} [{bar}] {percentage}% {value}/{total} bytes`);
-      const off = e.events.on('models.progressed', (p) =>
+      const off = follow('models.progressed', (p) =>
         bar.update(p.received, p.total ?? p.received, { file: `${p.index}/${p.files} ${p.file}` }),
       );
       try {
@@ -535,9 +574,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       'embed every memory that has no vector of the active model yet (after installing or switching models)',
     )
     .action(async (_o, cmd: Command) => {
-      const e = await ensureEngine(cmd);
+      await connect(cmd);
       const bar = progressBar(io, 'embedding [{bar}] {value}/{total} memories  {model}');
-      const off = e.events.on('embedding.progressed', (p) =>
+      const off = follow('embedding.progressed', (p) =>
         bar.update(p.done, p.total, { model: p.model }),
       );
       try {
@@ -568,6 +607,208 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         r,
         (v) =>
           `${c.green('Calibrated')} ${v.store} for ${v.model}: abstain below similarity ${v.threshold} (balanced accuracy ${v.balanced_accuracy} on ${v.answerable} answerable and ${v.unanswerable} unanswerable questions)\n`,
+      );
+    });
+
+  program
+    .command('serve')
+    .description(
+      `run the daemon: MCP at /mcp, the API and the observatory (default port ${DEFAULT_PORT})`,
+    )
+    .option(
+      '-p, --port <n>',
+      `port (default ${DEFAULT_PORT}; a free one if it is taken; 0 for any)`,
+      intArg('--port'),
+    )
+    .option('--host <host>', 'address to bind (default 127.0.0.1)', '127.0.0.1')
+    .option('--no-auth', 'serve without a token (loopback addresses only)')
+    .action(async (o, cmd: Command) => {
+      const dataDir = dataDirOf(cmd);
+      const daemon = await startDaemon({
+        dataDir,
+        host: o.host,
+        ...(o.port !== undefined ? { port: o.port } : {}),
+        ...(globals(cmd).store ? { store: globals(cmd).store as string } : {}),
+        noAuth: o.auth === false,
+        env: io.env,
+      });
+      const lines = [
+        `Loci is serving ${dataDir}`,
+        `  MCP endpoint:  ${daemon.url}/mcp${daemon.token ? '  (header  Authorization: Bearer <token>, see `loci token show`)' : ''}`,
+        `  Observatory:   ${daemon.observatoryUrl}`,
+        `  Connect an editor: loci setup`,
+        'Press Ctrl+C to stop.',
+      ];
+      io.stdout.write(`${lines.join('\n')}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      io.stdout.write('Stopping…\n');
+      await daemon.close();
+    });
+
+  program
+    .command('mcp')
+    .description(
+      'MCP over stdio, for editors that start their MCP servers (forwards to the daemon when one runs)',
+    )
+    .option(
+      '--init-timeout <seconds>',
+      'exit if no initialize arrives in time',
+      intArg('--init-timeout'),
+      60,
+    )
+    .action(async (o, cmd: Command) => {
+      const code = await runStdio({
+        dataDir: dataDirOf(cmd),
+        env: io.env,
+        initTimeoutMs: o.initTimeout * 1000,
+        ...(globals(cmd).store ? { store: globals(cmd).store as string } : {}),
+      });
+      if (code !== 0) throw new LociError('unavailable', 'no MCP client connected');
+    });
+
+  const token = program.command('token').description('the bearer token that guards the daemon');
+  token
+    .command('show', { isDefault: true })
+    .description('print the token and where it is kept')
+    .action((_o, cmd: Command) => {
+      const t = loadOrCreateToken(dataDirOf(cmd));
+      print(
+        cmd,
+        { token: t.token, path: t.path },
+        (r) => `${r.token}\n${c.dim(`(kept in ${r.path}, readable by you only)`)}\n`,
+      );
+    });
+  token
+    .command('rotate')
+    .description(
+      'replace the token (a running daemon uses the new one at once; update your editors with `loci setup`)',
+    )
+    .action((_o, cmd: Command) => {
+      const t = rotateToken(dataDirOf(cmd));
+      print(
+        cmd,
+        { token: t.token, path: t.path },
+        (r) =>
+          `${c.green('New token')} ${r.token}\n${c.dim('Editors configured with the old one need `loci setup` again.')}\n`,
+      );
+    });
+
+  const setup = program
+    .command('setup')
+    .description(
+      'connect your editors: show and write the Loci entry in each MCP client found (originals backed up)',
+    )
+    .addOption(
+      new Option('--client <id>', 'only this client').choices([
+        'claude-code',
+        'claude-desktop',
+        'cursor',
+        'vscode',
+        'windsurf',
+        'zed',
+      ]),
+    )
+    .addOption(
+      new Option(
+        '--transport <t>',
+        "http (the daemon's URL and token) or stdio (`loci mcp`)",
+      ).choices(['http', 'stdio']),
+    )
+    .option('--dry-run', 'show the changes, write nothing')
+    .option('-y, --yes', 'write without asking')
+    .action(async (o, cmd: Command) => {
+      const plans = (
+        await call(cmd, 'setup.plan', {
+          ...(o.client ? { client: o.client } : {}),
+          ...(o.transport ? { transport: o.transport } : {}),
+        })
+      ).clients;
+      const relevant = plans.filter((p) => o.client || p.installed);
+      if (globals(cmd).json && (o.dryRun || !o.yes)) {
+        print(cmd, { clients: relevant }, () => '');
+        return;
+      }
+      if (relevant.length === 0) {
+        io.stdout.write(
+          'No MCP client found on this machine (looked for Claude Code, Claude Desktop, Cursor, VS Code, Windsurf and Zed). Use --client to write one anyway.\n',
+        );
+        return;
+      }
+      for (const p of relevant) {
+        io.stdout.write(
+          `${c.bold(p.name)}  ${c.dim(p.file)}\n  ${
+            p.problem
+              ? c.red(p.problem)
+              : p.action === 'unchanged'
+                ? c.green('already set up')
+                : `${p.action} (${p.transport})\n${p.diff
+                    .split('\n')
+                    .map((l) => `    ${l}`)
+                    .join('\n')}`
+          }\n`,
+        );
+      }
+      const pending = relevant.filter((p) => p.action === 'add' || p.action === 'update');
+      if (pending.length === 0 || o.dryRun) return;
+      if (
+        !o.yes &&
+        !(await confirm(
+          io,
+          `Write ${pending.length} configuration${pending.length === 1 ? '' : 's'}? (originals are backed up)`,
+        ))
+      ) {
+        io.stdout.write('Nothing written. Run `loci setup --yes` to write.\n');
+        return;
+      }
+      for (const p of pending) {
+        const r = await call(cmd, 'setup.write', {
+          client: p.client as 'cursor',
+          ...(o.transport ? { transport: o.transport } : {}),
+        });
+        io.stdout.write(
+          `${c.green('Wrote')} ${r.file}${r.backup ? c.dim(` (backup: ${r.backup})`) : ''}\n`,
+        );
+      }
+      io.stdout.write('Restart the editors (or reload their MCP servers) to connect.\n');
+    });
+  setup
+    .command('check')
+    .description('audit every client: missing, stale port or token, duplicate entries')
+    .action(async (_o, cmd: Command) => {
+      print(cmd, await call(cmd, 'setup.check', {}), (r) => {
+        const rows = r.clients.map((x) => [x.name, x.status, x.problems.join('; ') || '—']);
+        return `${fmt.table(c, ['client', 'status', 'problems'], rows)}${c.dim(`Loci endpoint: ${r.endpoint}`)}\n`;
+      });
+    });
+
+  program
+    .command('activity')
+    .description('recent calls by MCP clients (of the running daemon, or of this process)')
+    .option('-n, --limit <n>', 'how many', intArg('--limit'), 30)
+    .option('--client <name>', 'only this client')
+    .action(async (o, cmd: Command) => {
+      const r = await call(cmd, 'activity.list', {
+        limit: o.limit,
+        ...(o.client ? { client: o.client } : {}),
+      });
+      print(cmd, r, (v) =>
+        v.items.length
+          ? fmt.table(
+              c,
+              ['time', 'client', 'tool', 'ms', 'outcome'],
+              v.items.map((i) => [
+                i.at.slice(11, 19),
+                i.actor,
+                i.tool,
+                String(i.duration_ms),
+                i.ok ? 'ok' : (i.error_code ?? 'error'),
+              ]),
+            )
+          : 'No calls yet (the activity feed lives in the daemon: is `loci serve` running?).\n',
       );
     });
 

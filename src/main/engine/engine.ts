@@ -20,14 +20,31 @@ import type {
   StoreInfo,
   StoreListResult,
   StoreResetResult,
+  ActivityItem,
+  ActivityListResult,
   CalibrationResult,
+  ClientListResult,
+  SetupCheckResult,
+  SetupPlanResult,
+  SetupWriteResult,
   EmbeddingStatusView,
+  FindProceduresResult,
+  MapResult,
+  OutcomeResult,
+  TimelineResult,
   ModelInfo,
   ModelListResult,
 } from '../../shared/api';
 import { LociError } from '../../shared/errors';
 import type { MemoryChange } from '../../shared/events';
+import { ActivityLog } from './activity';
+import { ClientRegistry } from './clients';
+import { setupEnvironment } from './setup/environment';
+import { check as setupCheck, plan as setupPlan, write as setupWrite } from './setup/setup';
 import { EngineEvents } from './events';
+import { outcomes, recordOutcome, wilsonLower } from './memory/procedures';
+import { memoryMap, timeline } from './memory/views';
+import { loadTokenCounter } from './recall/budget';
 import { createLink, neighbors, removeLink } from './memory/links';
 import { actorName } from './memory/model';
 import {
@@ -82,10 +99,14 @@ export interface EngineOptions {
   embedWrites?: EmbedWrites;
   /** Environment for model lookup (LOCI_MODEL_PATH); defaults to process.env. */
   env?: Record<string, string | undefined>;
+  /** Home folder whose editor configurations `setup` reads and writes (tests use a temporary one). */
+  setupHome?: string;
 }
 
 export class Engine {
   readonly events = new EngineEvents();
+  readonly activity = new ActivityLog(this.events);
+  readonly clients = new ClientRegistry();
   private readonly stores = new Map<string, Promise<OpenStore>>();
   private readonly pendingRehearsals = new Map<
     string,
@@ -297,10 +318,108 @@ export class Engine {
     return neighbors(await this.store(args.store), actor, args);
   }
 
+  // ------------------------------------------------------------------ views and procedures
+
+  async timeline(args: ParsedArgs<'memory.timeline'>, actor: Actor): Promise<TimelineResult> {
+    return timeline(await this.store(args.store), actor, args);
+  }
+
+  async map(args: ParsedArgs<'memory.map'>, actor: Actor): Promise<MapResult> {
+    const store = await this.store(args.store);
+    return memoryMap(store, actor, args.max_tokens, await loadTokenCounter());
+  }
+
+  async recordOutcome(
+    args: ParsedArgs<'procedure.recordOutcome'>,
+    actor: Actor,
+  ): Promise<OutcomeResult> {
+    return recordOutcome(await this.store(args.store), actor, args, this.now());
+  }
+
+  /**
+   * Procedures relevant to a task, the proven ones first: 0.7 × relevance + 0.3 × the
+   * lower bound of the Wilson interval of their success rate (in the niche, when given).
+   */
+  async findProcedures(
+    args: ParsedArgs<'procedure.find'>,
+    actor: Actor,
+  ): Promise<FindProceduresResult> {
+    const store = await this.store(args.store);
+    const found = await this.recall(
+      {
+        ...(args.store ? { store: args.store } : {}),
+        query: args.query,
+        limit: Math.min(100, args.limit * 3),
+        kinds: ['procedural'],
+        include_quarantined: false,
+        format: 'compact',
+        rehearse: true,
+        explain: false,
+        history: false,
+      },
+      actor,
+    );
+    const getRid = (id: string) => loadRow(store, id)?.rid ?? 0;
+    const ranked = found.results
+      .map((hit) => {
+        const o = outcomes(store, getRid(hit.id), args.niche ?? null);
+        const wilson = wilsonLower(o.successes, o.successes + o.failures);
+        return {
+          ...hit,
+          ...o,
+          wilson_lower: Math.round(wilson * 1e4) / 1e4,
+          rank: 0.7 * hit.score + 0.3 * wilson,
+        };
+      })
+      .sort((a, b) => b.rank - a.rank)
+      .slice(0, args.limit)
+      .map(({ rank: _rank, ...hit }) => hit);
+    return {
+      store: store.name,
+      abstained: found.abstained,
+      degraded: found.degraded,
+      results: ranked,
+    };
+  }
+
+  // ------------------------------------------------------------------ editor setup
+
+  private setupEnv() {
+    return setupEnvironment(this.dataDir, {
+      ...(this.options.setupHome ? { home: this.options.setupHome } : {}),
+      ...(this.options.env ? { env: this.options.env } : {}),
+    });
+  }
+
+  setupPlan(args: ParsedArgs<'setup.plan'>): SetupPlanResult {
+    return { clients: setupPlan(this.setupEnv(), args.client, args.transport) };
+  }
+
+  setupWrite(args: ParsedArgs<'setup.write'>): SetupWriteResult {
+    return setupWrite(this.setupEnv(), args.client, args.transport);
+  }
+
+  setupCheck(): SetupCheckResult {
+    const env = this.setupEnv();
+    return { clients: setupCheck(env), endpoint: env.endpoint.url };
+  }
+
+  activityList(args: ParsedArgs<'activity.list'>): ActivityListResult {
+    return { items: this.activity.list(args) };
+  }
+
+  clientList(): ClientListResult {
+    const last = new Map<string, ActivityItem>();
+    for (const item of this.activity.list({ limit: 2000 }))
+      if (!last.has(item.actor)) last.set(item.actor, item);
+    return { sessions: this.clients.list(), last_calls: [...last.values()] };
+  }
+
   // ------------------------------------------------------------------ stores
 
   storeList(): StoreListResult {
-    // The default store always exists from the engine's first open.
+    // The default store exists from the first time anyone asks.
+    this.registry.resolve(undefined);
     return { stores: this.registry.list(), data_dir: this.dataDir };
   }
 

@@ -6,6 +6,7 @@ import type { EventMap } from '../../shared/events';
 import { backfill, missingCount } from './embed/backfill';
 import type { Embedder } from './embed/types';
 import { HashEmbedder } from './embed/hashEmbedder';
+import { readCalibration } from './recall/calibration';
 import { VectorIndex } from './recall/vectorIndex';
 import { stmt } from './store/statements';
 
@@ -144,5 +145,28 @@ describe('embeddings with a model installed', () => {
     await backfill(store.db, editing, index, Date.now, () => undefined);
     expect(index.size).toBe(0);
     expect(missingCount(store.db, hash.id)).toBe(1);
+  });
+
+  it('embeds and calibrates in the background as a daemon store grows, and still closes', async () => {
+    const t = await openTestEngine({ env: {}, embedWrites: 'background' });
+    const contents = Array.from(
+      { length: 30 },
+      (_, i) => `Background note ${i} about the release train.`,
+    );
+    for (const content of contents) await t.cli.call('memory.remember', { content });
+    const store = await t.engine.store(undefined);
+    const hash = new HashEmbedder();
+    const deadline = Date.now() + 10_000;
+    while (readCalibration(store, hash.id) === null && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(missingCount(store.db, hash.id)).toBe(0);
+    expect(readCalibration(store, hash.id)).not.toBeNull();
+    // Recalibration runs inside the backfill; closing must not wait on itself.
+    const closed = await Promise.race([
+      t.close().then(() => 'closed'),
+      new Promise((r) => setTimeout(() => r('hung'), 5_000)),
+    ]);
+    expect(closed).toBe('closed');
   });
 });

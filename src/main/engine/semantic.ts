@@ -166,8 +166,10 @@ export class Semantic {
     if (index.size < 20) return;
     const last = readCalibration(store, index.model);
     if (last && index.size < last.memories * this.options.config.recall.recalibrate_growth) return;
+    if (this.closed) return;
     try {
-      await this.calibrate(store, 200);
+      // Not `calibrate()`: it waits for the backfill, and this runs inside it.
+      await this.calibrateNow(store, 200);
     } catch (err) {
       process.emitWarning(`calibration of store ${store.name} failed: ${(err as Error).message}`);
     }
@@ -175,6 +177,10 @@ export class Semantic {
 
   async calibrate(store: OpenStore, sample: number): Promise<CalibrationResult> {
     await this.scheduleBackfill(store);
+    return this.calibrateNow(store, sample);
+  }
+
+  private async calibrateNow(store: OpenStore, sample: number): Promise<CalibrationResult> {
     const embedder = await this.embedding.embedder();
     return calibrate(store, embedder, this.index(store), sample, this.options.now());
   }
@@ -203,9 +209,14 @@ export class Semantic {
         `semantic: off — ${status.note ?? 'no embedding model'}; vectors come from the hashing fallback, which matches spelling, not meaning (\`loci models install\`)`,
       );
     }
+    const useVectors = this.options.config.recall.use_vectors;
     const vectors =
-      index.size > 0 ? { embedder: await this.embedding.embedder(), index, pending } : null;
-    if (!vectors) notes.push('no memory has a vector yet: recall is lexical only');
+      useVectors && index.size > 0
+        ? { embedder: await this.embedding.embedder(), index, pending }
+        : null;
+    if (!useVectors)
+      notes.push('vector search is switched off in the configuration (recall.use_vectors)');
+    else if (!vectors) notes.push('no memory has a vector yet: recall is lexical only');
     return {
       store,
       actor,

@@ -19,6 +19,7 @@ export type AuditAction =
   | 'link.create'
   | 'link.update'
   | 'link.remove'
+  | 'procedure.outcome'
   | 'store.create'
   | 'audit.key_created';
 

@@ -108,21 +108,26 @@ export function neighbors(
       : '';
   const typeParams = args.types ?? [];
   const depthOf = new Map<number, number>([[root.rid, 0]]);
+  const parentOf = new Map<number, number>();
   let frontier = [root.rid];
   let truncated = false;
   for (let depth = 1; depth <= args.depth && frontier.length > 0 && !truncated; depth++) {
     const marks = frontier.map(() => '?').join(', ');
     const next = stmt(
       store.db,
-      `SELECT DISTINCT m.rid AS rid FROM link l
+      `SELECT m.rid AS rid, CASE WHEN l.src IN (${marks}) THEN l.src ELSE l.dst END AS via FROM link l
          JOIN memory m ON m.rid = CASE WHEN l.src IN (${marks}) THEN l.dst ELSE l.src END
         WHERE (l.src IN (${marks}) OR l.dst IN (${marks})) ${typeSql}
           AND m.deleted_at IS NULL AND ${vis.sql}
         ORDER BY l.weight DESC`,
-    ).all(...frontier, ...frontier, ...frontier, ...typeParams, ...vis.params) as { rid: number }[];
+    ).all(...frontier, ...frontier, ...frontier, ...frontier, ...typeParams, ...vis.params) as {
+      rid: number;
+      via: number;
+    }[];
     frontier = [];
-    for (const { rid } of next) {
+    for (const { rid, via } of next) {
       if (depthOf.has(rid)) continue;
+      parentOf.set(rid, via);
       if (depthOf.size - 1 >= args.limit) {
         truncated = true;
         break;
@@ -138,11 +143,19 @@ export function neighbors(
     `SELECT ${MEMORY_COLUMNS} FROM memory m WHERE m.rid IN (${marks})`,
   ).all(...rids) as MemoryRow[];
   const byRid = new Map(rows.map((r) => [r.rid, r]));
+  const pathTo = (rid: number): string[] => {
+    const path: string[] = [];
+    for (let at: number | undefined = rid; at !== undefined; at = parentOf.get(at)) {
+      path.unshift((byRid.get(at) as MemoryRow).id);
+    }
+    return path;
+  };
   const nodes = rids
     .filter((rid) => rid !== root.rid)
     .map((rid) => ({
       ...toSummary(byRid.get(rid) as MemoryRow),
       depth: depthOf.get(rid) as number,
+      path: pathTo(rid),
     }));
   const edges = stmt(
     store.db,

@@ -1,0 +1,71 @@
+// Procedures that compete (DESIGN.md §7, skill competition): agents report whether a
+// procedural memory worked; find_procedures puts the ones with the best record first,
+// judged by the lower bound of the 95 % Wilson interval of their success rate, per niche.
+import type { Actor, OutcomeResult } from '../../../shared/api';
+import { LociError } from '../../../shared/errors';
+import type { OpenStore } from '../store/registry';
+import { stmt } from '../store/statements';
+import { actorName } from './model';
+import { requireRow } from './read';
+
+/** Lower bound of the Wilson score interval (z = 1.96); 0 with no trials. */
+export function wilsonLower(successes: number, trials: number, z = 1.96): number {
+  if (trials === 0) return 0;
+  const p = successes / trials;
+  const z2 = z * z;
+  const centre = p + z2 / (2 * trials);
+  const margin = z * Math.sqrt((p * (1 - p) + z2 / (4 * trials)) / trials);
+  return Math.max(0, (centre - margin) / (1 + z2 / trials));
+}
+
+export function outcomes(
+  store: OpenStore,
+  rid: number,
+  niche: string | null,
+): { successes: number; failures: number } {
+  const row = stmt(
+    store.db,
+    `SELECT COALESCE(SUM(success), 0) AS s, COUNT(*) AS n FROM procedure_outcome
+      WHERE rid = ? AND (? IS NULL OR niche = ?)`,
+  ).get(rid, niche, niche) as { s: number; n: number };
+  return { successes: row.s, failures: row.n - row.s };
+}
+
+export function recordOutcome(
+  store: OpenStore,
+  actor: Actor,
+  args: { id: string; success: boolean; niche?: string | undefined },
+  now: number,
+): OutcomeResult {
+  const row = requireRow(store, actor, args.id);
+  if (row.kind !== 'procedural') {
+    throw new LociError(
+      'conflict',
+      `Memory ${args.id} is ${row.kind}; outcomes are recorded for procedural memories (how-tos, runbooks). Change its kind first if it is one.`,
+      { id: args.id, kind: row.kind },
+    );
+  }
+  const niche = args.niche ?? null;
+  store.db.transaction(() => {
+    stmt(
+      store.db,
+      'INSERT INTO procedure_outcome (rid, at, success, niche, actor) VALUES (?, ?, ?, ?, ?)',
+    ).run(row.rid, now, args.success ? 1 : 0, niche, actorName(actor));
+    store.audit.append(
+      {
+        actor: actorName(actor),
+        action: 'procedure.outcome',
+        target: args.id,
+        data: { success: args.success, niche },
+      },
+      now,
+    );
+  })();
+  const o = outcomes(store, row.rid, niche);
+  return {
+    id: args.id,
+    niche,
+    ...o,
+    wilson_lower: Math.round(wilsonLower(o.successes, o.successes + o.failures) * 1e4) / 1e4,
+  };
+}

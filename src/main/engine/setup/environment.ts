@@ -1,0 +1,52 @@
+// What `loci setup` writes into client configurations: the daemon's URL (its running
+// port, else the default), the token, and how to start `loci mcp` from this installation.
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_PORT } from '../../../shared/api';
+import { isProcessAlive, readLock } from '../store/lock';
+import { loadOrCreateToken } from '../store/token';
+import type { SetupEnvironment } from './setup';
+
+/** This installation's `bin/loci.js`, found by walking up to the package root. */
+export function binScript(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 8; i++) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && existsSync(join(dir, 'bin', 'loci.js'))) {
+      try {
+        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'loci')
+          return join(dir, 'bin', 'loci.js');
+      } catch {
+        /* keep looking */
+      }
+    }
+    dir = dirname(dir);
+  }
+  return 'loci';
+}
+
+export function setupEnvironment(
+  dataDir: string,
+  options: { home?: string; env?: Record<string, string | undefined> } = {},
+): SetupEnvironment {
+  const lock = readLock(dataDir);
+  const running = Boolean(lock?.port && isProcessAlive(lock.pid));
+  const port = running ? (lock?.port as number) : DEFAULT_PORT;
+  const script = binScript();
+  return {
+    ctx: {
+      home: options.home ?? homedir(),
+      platform: process.platform,
+      env: options.env ?? process.env,
+    },
+    endpoint: {
+      url: `http://127.0.0.1:${port}/mcp`,
+      token: loadOrCreateToken(dataDir).token,
+      command: script === 'loci' ? 'loci' : process.execPath,
+      args: script === 'loci' ? ['mcp'] : [script, 'mcp'],
+    },
+    daemonRunning: running,
+  };
+}

@@ -1,0 +1,94 @@
+// A LociClient over the daemon's HTTP API, and a reader for its event stream: how the
+// CLI (and `loci mcp`) use the running owner of a data directory instead of opening the
+// database themselves — one writer, one copy of the models.
+import { readFileSync } from 'node:fs';
+import type { LociClient, MethodArgs, MethodName, MethodResult } from '../../shared/api';
+import { fromErrorData, isLociErrorData, LociError } from '../../shared/errors';
+import type { EventMap, EventName } from '../../shared/events';
+import { isProcessAlive, readLock } from '../engine/store/lock';
+
+export interface Owner {
+  url: string;
+  token: string;
+  pid: number;
+  kind: string;
+}
+
+/** The live process owning the data directory, if it serves HTTP. */
+export function findOwner(dataDir: string): Owner | null {
+  const lock = readLock(dataDir);
+  if (!lock || !lock.port || !lock.token_path || !isProcessAlive(lock.pid)) return null;
+  try {
+    const token = readFileSync(lock.token_path, 'utf8').trim();
+    return { url: `http://127.0.0.1:${lock.port}`, token, pid: lock.pid, kind: lock.kind };
+  } catch {
+    return null;
+  }
+}
+
+export function createHttpClient(
+  owner: Pick<Owner, 'url' | 'token'>,
+  actor: 'cli' | 'ui' = 'cli',
+): LociClient {
+  return {
+    async call<M extends MethodName>(method: M, args: MethodArgs<M>): Promise<MethodResult<M>> {
+      let response: Response;
+      try {
+        response = await fetch(`${owner.url}/api/${method}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${owner.token}`,
+            'x-loci-actor': actor,
+          },
+          body: JSON.stringify(args ?? {}),
+        });
+      } catch (err) {
+        throw new LociError(
+          'unavailable',
+          `The Loci daemon at ${owner.url} does not answer: ${(err as Error).message}`,
+        );
+      }
+      const body = (await response.json().catch(() => null)) as {
+        result?: unknown;
+        error?: unknown;
+      } | null;
+      if (response.ok && body && 'result' in body) return body.result as MethodResult<M>;
+      if (body && isLociErrorData(body.error)) throw fromErrorData(body.error);
+      throw new LociError('unavailable', `The Loci daemon answered HTTP ${response.status}.`);
+    },
+  };
+}
+
+/** Follows /api/events; returns a function that stops following. */
+export function followEvents(
+  owner: Pick<Owner, 'url' | 'token'>,
+  on: <E extends EventName>(event: E, payload: EventMap[E]) => void,
+): () => void {
+  const controller = new AbortController();
+  void (async () => {
+    try {
+      const response = await fetch(`${owner.url}/api/events`, {
+        headers: { authorization: `Bearer ${owner.token}`, accept: 'text/event-stream' },
+        signal: controller.signal,
+      });
+      if (!response.body) return;
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.+)$/m.exec(block)?.[1];
+          const data = /^data: (.+)$/m.exec(block)?.[1];
+          if (event && data) on(event as EventName, JSON.parse(data) as never);
+        }
+      }
+    } catch {
+      /* stopped, or the daemon went away: progress display only */
+    }
+  })();
+  return () => controller.abort();
+}

@@ -1,0 +1,294 @@
+// The daemon's HTTP server: /health (open, says little), /api/<method> (the contract as
+// JSON over POST), /api/events (server-sent events), /mcp (MCP Streamable HTTP) and the
+// built observatory at /. Every request passes the Host and Origin checks before its body
+// is read; /api and /mcp need the bearer token; bodies are capped; requests time out.
+// No business logic: every call goes through the handler registry.
+import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, resolve, sep } from 'node:path';
+import { DEFAULT_PORT } from '../../shared/api';
+import { toErrorData, type ErrorCode } from '../../shared/errors';
+
+export { DEFAULT_PORT };
+import { EVENT_NAMES } from '../../shared/events';
+import type { HandlerRegistry } from '../api';
+import type { Engine } from '../engine/engine';
+import { McpHttpSessions } from '../mcp/http';
+import { SERVER_VERSION } from '../mcp/server';
+import { checkHost, checkOrigin, checkToken, type SecurityPolicy } from './security';
+
+export const BODY_LIMIT = 1024 * 1024;
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  'invalid-args': 400,
+  'unknown-method': 404,
+  'not-found': 404,
+  'store-not-found': 404,
+  conflict: 409,
+  'store-exists': 409,
+  forbidden: 403,
+  'store-locked': 423,
+  'store-corrupt': 503,
+  unavailable: 503,
+  environment: 500,
+  integrity: 422,
+  internal: 500,
+};
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+export interface HttpServerOptions {
+  engine: Engine;
+  handlers: HandlerRegistry;
+  host: string;
+  port: number;
+  /** null: no token required (refused unless bound to loopback; see daemon.ts). */
+  token: () => string | null;
+  /** The built observatory (out/renderer); absent in a build without it. */
+  staticDir?: string | undefined;
+  defaultStore?: string | undefined;
+  extraOrigins?: string[];
+  bodyLimit?: number;
+}
+
+export interface RunningHttpServer {
+  server: Server;
+  port: number;
+  mcp: McpHttpSessions;
+  close(): Promise<void>;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent) return;
+  res
+    .writeHead(status, {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      ...headers,
+    })
+    .end(JSON.stringify(body));
+}
+
+/** Reads a JSON body of at most `limit` bytes; 413 past it, 400 when it is not JSON. */
+async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (Number.isFinite(declared) && declared > limit)
+    throw new HttpError(413, `Request body over ${limit} bytes.`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new HttpError(413, `Request body over ${limit} bytes.`);
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return undefined;
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'The request body is not valid JSON.');
+  }
+}
+
+function serveStatic(root: string, urlPath: string, res: ServerResponse): void {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    throw new HttpError(400, 'Malformed path.');
+  }
+  if (decoded.includes('\0')) throw new HttpError(400, 'Malformed path.');
+  const base = realpathSync(root);
+  let file = resolve(base, `.${decoded.endsWith('/') ? `${decoded}index.html` : decoded}`);
+  if (file !== base && !file.startsWith(base + sep))
+    throw new HttpError(403, 'Outside the observatory.');
+  if (!existsSync(file)) {
+    // Client-side routes fall back to the app shell; missing assets are 404s.
+    if (extname(decoded)) throw new HttpError(404, 'Not found.');
+    file = join(base, 'index.html');
+  }
+  const real = realpathSync(file);
+  if (real !== base && !real.startsWith(base + sep))
+    throw new HttpError(403, 'Outside the observatory.');
+  if (!statSync(real).isFile()) throw new HttpError(404, 'Not found.');
+  res.writeHead(200, {
+    'content-type': MIME[extname(real)] ?? 'application/octet-stream',
+    'x-content-type-options': 'nosniff',
+    'content-security-policy':
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    'referrer-policy': 'no-referrer',
+    'cache-control': extname(real) === '.html' ? 'no-cache' : 'public, max-age=3600',
+  });
+  createReadStream(real).pipe(res);
+}
+
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const limit = options.bodyLimit ?? BODY_LIMIT;
+  const { engine, handlers } = options;
+  let boundPort = options.port;
+  const policy: SecurityPolicy = {
+    port: () => boundPort,
+    boundHost: ['127.0.0.1', 'localhost', '::1'].includes(options.host) ? undefined : options.host,
+    origins: options.extraOrigins ?? [],
+    token: options.token,
+  };
+  const mcp = new McpHttpSessions(handlers, engine.activity, engine.clients, options.defaultStore);
+  const openStreams = new Set<ServerResponse>();
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://loci.invalid');
+      const path = url.pathname;
+      // 1. DNS rebinding and cross-site requests: refused before anything else.
+      if (!checkHost(req, policy)) throw new HttpError(403, 'Forbidden host.');
+      if (path === '/health' && req.method === 'GET') {
+        sendJson(res, 200, { status: 'ok', service: 'loci', version: SERVER_VERSION });
+        return;
+      }
+      const origin = checkOrigin(req, policy);
+      if (!origin.ok) throw new HttpError(403, `Forbidden origin: ${origin.reason}.`);
+
+      if (path === '/mcp' || path.startsWith('/api/')) {
+        if (!checkToken(req, policy)) {
+          res.setHeader('www-authenticate', 'Bearer realm="loci"');
+          throw new HttpError(
+            401,
+            'Missing or wrong bearer token. Find it with `loci token show`.',
+          );
+        }
+        if (path === '/mcp') {
+          const body = req.method === 'POST' ? await readJson(req, limit) : undefined;
+          await mcp.handle(req, res, body);
+          return;
+        }
+        if (path === '/api/events') {
+          if (req.method !== 'GET') throw new HttpError(405, 'Use GET for /api/events.');
+          streamEvents(req, res);
+          return;
+        }
+        if (req.method !== 'POST') throw new HttpError(405, 'Use POST for /api/<method>.');
+        const method = decodeURIComponent(path.slice('/api/'.length));
+        const body = (await readJson(req, limit)) ?? {};
+        const actor =
+          req.headers['x-loci-actor'] === 'cli'
+            ? ({ kind: 'cli', transport: 'http' } as const)
+            : ({ kind: 'ui', transport: 'http' } as const);
+        try {
+          const result = await handlers.dispatch(method, body, { actor });
+          sendJson(res, 200, { result });
+        } catch (err) {
+          const data = toErrorData(err);
+          sendJson(res, STATUS_BY_CODE[data.code] ?? 500, { error: data });
+        }
+        return;
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        throw new HttpError(405, 'Method not allowed.');
+      if (!options.staticDir || !existsSync(join(options.staticDir, 'index.html'))) {
+        throw new HttpError(
+          404,
+          'The observatory is not built in this installation (run `npm run build`).',
+        );
+      }
+      serveStatic(options.staticDir, path, res);
+    })().catch((err: unknown) => {
+      if (err instanceof HttpError) {
+        sendJson(res, err.status, {
+          error: { code: err.status === 413 ? 'invalid-args' : 'forbidden', message: err.message },
+        });
+        if (err.status === 413) req.resume();
+        return;
+      }
+      process.emitWarning(`HTTP request failed: ${(err as Error)?.stack ?? String(err)}`);
+      sendJson(res, 500, {
+        error: { code: 'internal', message: 'Internal error in the Loci engine.' },
+      });
+    });
+  });
+
+  function streamEvents(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.write(': connected\n\n');
+    openStreams.add(res);
+    const offs = EVENT_NAMES.map((name) =>
+      engine.events.on(name, (payload) => {
+        res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`);
+      }),
+    );
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+    heartbeat.unref();
+    const stop = () => {
+      clearInterval(heartbeat);
+      for (const off of offs) off();
+      openStreams.delete(res);
+    };
+    req.on('close', stop);
+    res.on('close', stop);
+  }
+
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.headersTimeout = 10_000;
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolvePromise, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE' && options.port !== 0) {
+        // The documented port is taken: fall back to a free one.
+        server.listen(0, options.host);
+        return;
+      }
+      reject(err);
+    };
+    server.on('error', onError);
+    server.listen(options.port, options.host, () => {
+      server.off('error', onError);
+      resolvePromise();
+    });
+  });
+  boundPort = (server.address() as AddressInfo).port;
+
+  return {
+    server,
+    port: boundPort,
+    mcp,
+    async close() {
+      for (const res of openStreams) res.end();
+      await mcp.close();
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

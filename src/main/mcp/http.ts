@@ -1,0 +1,156 @@
+// MCP over Streamable HTTP: one MCP server and transport per client session, created on
+// `initialize` and found again by the `Mcp-Session-Id` header. Sessions idle for longer
+// than the limit are closed. Security checks happen before this (http/server.ts).
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { HandlerRegistry } from '../api';
+import type { ActivityLog } from '../engine/activity';
+import type { ClientRegistry } from '../engine/clients';
+import { buildMcpServer, normalizeClient } from './server';
+
+interface Session {
+  id: string;
+  transport: StreamableHTTPServerTransport;
+  server: ReturnType<typeof buildMcpServer>;
+  transportLabel: string;
+  headerClient: string | undefined;
+  connectedAt: number;
+  lastSeen: number;
+}
+
+export interface SessionInfo {
+  id: string;
+  client: string;
+  transport: string;
+  connected_at: string;
+  last_seen: string;
+}
+
+export const SESSION_IDLE_MS = 30 * 60_000;
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+export class McpHttpSessions {
+  private readonly sessions = new Map<string, Session>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly handlers: HandlerRegistry,
+    private readonly activity: ActivityLog,
+    private readonly clients: ClientRegistry,
+    private readonly defaultStore?: string,
+  ) {
+    this.sweeper = setInterval(() => this.sweep(), 60_000);
+    this.sweeper.unref();
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const s of this.sessions.values()) {
+      if (now - s.lastSeen > SESSION_IDLE_MS) void this.closeSession(s.id);
+    }
+  }
+
+  private async closeSession(id: string): Promise<void> {
+    const s = this.sessions.get(id);
+    if (!s) return;
+    this.sessions.delete(id);
+    this.clients.disconnect(id);
+    await s.transport.close().catch(() => undefined);
+    await s.server.close().catch(() => undefined);
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = this.sessions.get(sessionId);
+      if (!session) {
+        jsonRpcError(
+          res,
+          404,
+          -32001,
+          'Session not found: it ended or the server restarted. Initialize again.',
+        );
+        return;
+      }
+      session.lastSeen = Date.now();
+      await session.transport.handleRequest(req, res, body);
+      if (req.method === 'DELETE') await this.closeSession(sessionId);
+      return;
+    }
+    if (req.method !== 'POST' || !isInitializeRequest(body)) {
+      jsonRpcError(
+        res,
+        400,
+        -32000,
+        'No session: start with an initialize request (no Mcp-Session-Id header).',
+      );
+      return;
+    }
+    const headerClient =
+      typeof req.headers['mcp-client-id'] === 'string' ? req.headers['mcp-client-id'] : undefined;
+    const transportLabel =
+      req.headers['x-loci-transport'] === 'stdio-proxy' ? 'stdio-proxy' : 'http';
+    let sessionKey: string | undefined;
+    const server = buildMcpServer({
+      handlers: this.handlers,
+      activity: this.activity,
+      transport: transportLabel,
+      clientId: headerClient,
+      defaultStore: this.defaultStore,
+      onCall: (client) => {
+        if (sessionKey) this.clients.touch(sessionKey, { client, call: true });
+      },
+    });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        const now = Date.now();
+        sessionKey = id;
+        this.sessions.set(id, {
+          id,
+          transport,
+          server,
+          transportLabel,
+          headerClient,
+          connectedAt: now,
+          lastSeen: now,
+        });
+        this.clients.connect({
+          id,
+          client: normalizeClient(headerClient ?? server.getClientVersion()?.name),
+          transport: transportLabel,
+        });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) {
+        this.sessions.delete(transport.sessionId);
+        this.clients.disconnect(transport.sessionId);
+      }
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  list(): SessionInfo[] {
+    return [...this.sessions.values()].map((s) => ({
+      id: s.id,
+      client: normalizeClient(s.headerClient ?? s.server.getClientVersion()?.name),
+      transport: s.transportLabel,
+      connected_at: new Date(s.connectedAt).toISOString(),
+      last_seen: new Date(s.lastSeen).toISOString(),
+    }));
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    await Promise.all([...this.sessions.keys()].map((id) => this.closeSession(id)));
+  }
+}

@@ -1,0 +1,251 @@
+// buildMcpServer: the MCP face of the contract — tools, resources (memory://<id>,
+// memory://map) and the `bootstrap` prompt — for one client session, on any transport.
+// Tool failures are `isError` results with a clear message; protocol errors (an unknown
+// tool, resource or prompt) stay protocol errors. No business logic lives here.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Actor } from '../../shared/api';
+import { toErrorData } from '../../shared/errors';
+import { MemoryIdSchema } from '../../shared/schemas';
+import { describeIssues } from '../../shared/validation';
+import { createInProcessClient, type HandlerRegistry } from '../api';
+import type { ActivityLog } from '../engine/activity';
+import { toolDefinitions } from './tools';
+
+export const SERVER_NAME = 'loci';
+export const SERVER_VERSION = '0.1.0';
+
+export interface McpSessionOptions {
+  handlers: HandlerRegistry;
+  activity: ActivityLog;
+  /** Called on every tool call with the client's name (for the connected-clients list). */
+  onCall?: (client: string) => void;
+  /** `http`, `stdio`, `stdio-proxy`, `in-memory`. */
+  transport: string;
+  /** From an `Mcp-Client-Id` header, when the client sent one (it wins over clientInfo). */
+  clientId?: string | undefined;
+  defaultStore?: string | undefined;
+}
+
+export const INSTRUCTIONS = `Loci is the user's long-term memory, shared by all their agents.
+- Before answering questions about this user, their projects or conventions, call \`recall\`.
+- When you learn something worth keeping (a decision, a convention, a fix, a preference), call \`remember\` with a self-contained note.
+- Correct wrong memories with \`update\`; record whether a procedure worked with \`record_outcome\`.
+- Never store secrets: credential-looking text is quarantined and hidden from agents.
+- If recall abstains, say you do not know instead of guessing.`;
+
+/** `Claude Code` → `claude-code`; bounded, so it is safe in logs and audit rows. */
+export function normalizeClient(name: string | undefined): string {
+  const n = (name ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
+  return n || 'unknown';
+}
+
+export function buildMcpServer(options: McpSessionOptions): Server {
+  const server = new Server(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
+  );
+  const tools = toolDefinitions(options.defaultStore);
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const actor = (): Actor => ({
+    kind: 'mcp',
+    client: normalizeClient(options.clientId ?? server.getClientVersion()?.name),
+    transport: options.transport,
+  });
+  const client = () => createInProcessClient(options.handlers, { actor: actor() });
+  const actorName = () => `mcp:${actor().client}`;
+  const withStore = <T extends object>(args: T): T & { store?: string } =>
+    options.defaultStore ? { ...args, store: options.defaultStore } : args;
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: z.toJSONSchema(t.schema, { io: 'input' }) as {
+        type: 'object';
+        [k: string]: unknown;
+      },
+      annotations: t.annotations,
+    })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool "${request.params.name}". Tools: ${tools.map((t) => t.name).join(', ')}.`,
+      );
+    }
+    const started = performance.now();
+    const rawArgs = request.params.arguments ?? {};
+    options.onCall?.(actor().client as string);
+    const record = (ok: boolean, code: string | null, result: unknown) =>
+      options.activity.record({
+        at: new Date().toISOString(),
+        actor: actorName(),
+        transport: options.transport,
+        tool: tool.name,
+        ok,
+        error_code: code,
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        args: rawArgs,
+        result,
+      });
+    const parsed = tool.schema.safeParse(rawArgs);
+    if (!parsed.success) {
+      const message = `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error.issues)}`;
+      record(false, 'invalid-args', null);
+      return {
+        isError: true,
+        content: [{ type: 'text', text: message }],
+        structuredContent: { error: { code: 'invalid-args', message } },
+      };
+    }
+    try {
+      const answer = await tool.run(client(), parsed.data as Record<string, unknown>);
+      record(true, null, answer.structured);
+      return {
+        content: [{ type: 'text', text: answer.text }],
+        structuredContent: answer.structured,
+      };
+    } catch (err) {
+      const data = toErrorData(err);
+      record(false, data.code, null);
+      return {
+        isError: true,
+        content: [{ type: 'text', text: `${data.message} (${data.code})` }],
+        structuredContent: { error: data },
+      };
+    }
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: [
+      {
+        uri: 'memory://map',
+        name: 'map',
+        title: 'Memory map',
+        description: 'One line per memory (pinned first, then newest), within 2,000 tokens.',
+        mimeType: 'text/plain',
+      },
+    ],
+  }));
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: [
+      {
+        uriTemplate: 'memory://{id}',
+        name: 'memory',
+        title: 'A memory',
+        description: 'One memory in full, by id.',
+        mimeType: 'application/json',
+      },
+    ],
+  }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const uri = request.params.uri;
+    const match = /^memory:\/\/(.+)$/.exec(uri);
+    if (!match)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown resource "${uri}": use memory://map or memory://<id>.`,
+      );
+    try {
+      if (match[1] === 'map') {
+        const map = await client().call('memory.map', withStore({}));
+        return { contents: [{ uri, mimeType: 'text/plain', text: map.text }] };
+      }
+      const id = MemoryIdSchema.safeParse(match[1]);
+      if (!id.success)
+        throw new McpError(ErrorCode.InvalidParams, `"${match[1]}" is not a memory id.`);
+      const memory = await client().call('memory.get', withStore({ id: id.data }));
+      return {
+        contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(memory, null, 2) }],
+      };
+    } catch (err) {
+      if (err instanceof McpError) throw err;
+      const data = toErrorData(err);
+      throw new McpError(
+        data.code === 'not-found' ? ErrorCode.InvalidParams : ErrorCode.InternalError,
+        data.message,
+      );
+    }
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: [
+      {
+        name: 'bootstrap',
+        title: 'Load memory',
+        description:
+          'The memory map and the pinned memories, to start a session knowing what is stored.',
+        arguments: [
+          {
+            name: 'max_tokens',
+            description: 'Budget for the whole prompt (default 4000).',
+            required: false,
+          },
+        ],
+      },
+    ],
+  }));
+
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    if (request.params.name !== 'bootstrap') {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown prompt "${request.params.name}". Prompts: bootstrap.`,
+      );
+    }
+    const budget = Number(request.params.arguments?.max_tokens ?? 4000);
+    if (!Number.isInteger(budget) || budget < 200 || budget > 100_000) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        'max_tokens must be a whole number from 200 to 100000.',
+      );
+    }
+    const c = client();
+    // Pinned memories first (whole), then the map in what remains.
+    const pinned = await c.call('memory.list', withStore({ pinned: true, limit: 50 }));
+    const pinnedTexts: string[] = [];
+    let used = 0;
+    const approx = (t: string) => Math.ceil(t.length / 4);
+    for (const p of pinned.items) {
+      const m = await c.call('memory.get', withStore({ id: p.id }));
+      const block = `## ${m.title} [${m.id}]\n${m.content}`;
+      if (used + approx(block) > budget / 2) break;
+      pinnedTexts.push(block);
+      used += approx(block);
+    }
+    const map = await c.call(
+      'memory.map',
+      withStore({ max_tokens: Math.max(64, budget - used - 100) }),
+    );
+    const text = `${INSTRUCTIONS}\n\n${pinnedTexts.length ? `# Pinned memories\n${pinnedTexts.join('\n\n')}\n\n` : ''}${map.text}`;
+    return {
+      description: 'Loci memory for this session',
+      messages: [{ role: 'user', content: { type: 'text', text } }],
+    };
+  });
+
+  return server;
+}

@@ -1,0 +1,407 @@
+// The MCP tools: names, argument shapes and descriptions are a public interface that
+// agents and outside tests call. Each tool is a thin mapping onto one contract method;
+// the text answer is a readable rendering of the same structured result.
+import { z } from 'zod';
+import type { LociClient, MethodResult } from '../../shared/api';
+import {
+  EvidenceSchema,
+  KindSchema,
+  LinkTypeSchema,
+  MemoryIdSchema,
+  StoreNameSchema,
+  TagsSchema,
+  TimestampSchema,
+  VisibilitySchema,
+} from '../../shared/schemas';
+
+export interface ToolAnswer {
+  text: string;
+  structured: Record<string, unknown>;
+}
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  schema: z.ZodType;
+  annotations: {
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: false;
+  };
+  run(client: LociClient, args: Record<string, unknown>): Promise<ToolAnswer>;
+}
+
+const store = {
+  store: StoreNameSchema.optional().describe(
+    "The store to use (default: the daemon's default store).",
+  ),
+};
+const read = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+const write = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+} as const;
+
+function withStore<T extends Record<string, unknown>>(
+  args: Record<string, unknown>,
+  rest: T,
+  fallback: string | undefined,
+): T & { store?: string } {
+  const s = (args.store as string | undefined) ?? fallback;
+  return s ? { ...rest, store: s } : rest;
+}
+
+type Recall = MethodResult<'memory.recall'>;
+
+function renderRecall(r: Recall): string {
+  if (r.abstained) {
+    return `Nothing relevant in memory (${r.how}${r.semantic === 'off' ? ', semantic: off' : ''}).${r.degraded.length ? `\nNotes: ${r.degraded.join(' | ')}` : ''}`;
+  }
+  const lines = r.results.map(
+    (h, i) =>
+      `${i + 1}. [${h.id}] ${h.title} (${h.kind}, score ${h.score})${h.tags.length ? ` #${h.tags.join(' #')}` : ''}\n${h.content}\n   why: ${h.why}`,
+  );
+  const notes = [
+    `how: ${r.how}`,
+    `semantic: ${r.semantic}`,
+    ...(r.omitted ? [`${r.omitted} more left out for max_tokens`] : []),
+  ];
+  return `${lines.join('\n\n')}\n\n(${notes.join('; ')})${r.degraded.length ? `\nNotes: ${r.degraded.join(' | ')}` : ''}`;
+}
+
+/** Builds the tool set; `defaultStore` is the daemon's `--store`. */
+export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
+  const tools: ToolDefinition[] = [
+    {
+      name: 'remember',
+      title: 'Remember',
+      description:
+        'Store something worth keeping across sessions: a decision, a convention, a fact about the codebase or the user, a procedure that worked, a mistake to avoid. Write it as a self-contained note (10 bytes to 64 KiB). Returns the memory id; `duplicate: true` when the same text was already stored; `quarantined: true` when it looked like a credential (then it is kept out of recall until the user approves it — never store secrets).',
+      schema: z.strictObject({
+        content: z.string().describe('The note itself, self-contained.'),
+        title: z
+          .string()
+          .max(200)
+          .optional()
+          .describe('A one-line title (default: the first line).'),
+        kind: KindSchema.optional().describe(
+          'episodic (an event), semantic (a fact), procedural (how to do something), affective (a feeling or preference), prospective (something to do later).',
+        ),
+        tags: TagsSchema.optional(),
+        visibility: VisibilitySchema.optional().describe(
+          '"private": only you (this client) will see it; "shared" (default): every agent of this user.',
+        ),
+        valid_from: TimestampSchema.optional().describe('When the fact starts to hold (ISO 8601).'),
+        valid_to: TimestampSchema.optional().describe('When the fact stops holding (ISO 8601).'),
+        evidence: z
+          .array(EvidenceSchema)
+          .max(16)
+          .optional()
+          .describe(
+            'Verbatim quotes backing the memory, with who said them: USER, TOOL, ACT or SELF.',
+          ),
+        ...store,
+      }),
+      annotations: write,
+      async run(client, a) {
+        const { store: _s, ...rest } = a;
+        const r = await client.call('memory.remember', withStore(a, rest as never, defaultStore));
+        const text = r.duplicate
+          ? `Already remembered as ${r.id}.`
+          : `Remembered as ${r.id}.${r.quarantined ? ' It looked like a credential, so it is quarantined: no agent will see it until the user approves it.' : ''}`;
+        return { text, structured: r as unknown as Record<string, unknown> };
+      },
+    },
+    {
+      name: 'recall',
+      title: 'Recall',
+      description:
+        'Search long-term memory before answering or acting: decisions, conventions, past fixes, user preferences. Ask in plain words; identifiers and file names work too. Returns the best memories with a score and a one-line `why`, or `abstained: true` when nothing relevant is stored (then say you do not know rather than guess). Compact by default; `format: "verbose"` returns whole memories and the score breakdown; `max_tokens` caps the answer size.',
+      schema: z.strictObject({
+        query: z.string().min(1).max(2000),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(100)
+          .optional()
+          .describe('At most this many results (default 10).'),
+        kinds: z.array(KindSchema).optional(),
+        tags: TagsSchema.optional().describe('Only memories with all of these tags.'),
+        as_of: TimestampSchema.optional().describe('Only facts valid at this time (ISO 8601).'),
+        max_tokens: z.number().int().min(32).max(200_000).optional(),
+        format: z.enum(['compact', 'verbose']).optional(),
+        ...store,
+      }),
+      annotations: { ...read, idempotentHint: false },
+      async run(client, a) {
+        const { store: _s, ...rest } = a;
+        const r = await client.call('memory.recall', withStore(a, rest as never, defaultStore));
+        const structured = {
+          how: r.how,
+          abstained: r.abstained,
+          semantic: r.semantic,
+          degraded: r.degraded,
+          omitted: r.omitted,
+          results: r.results.map((h) => ({
+            id: h.id,
+            title: h.title,
+            content: h.content,
+            tags: h.tags,
+            kind: h.kind,
+            score: h.score,
+            why: h.why,
+            ...(h.breakdown ? { breakdown: h.breakdown } : {}),
+          })),
+        };
+        return { text: renderRecall(r), structured };
+      },
+    },
+    {
+      name: 'read',
+      title: 'Read a memory',
+      description:
+        'Read one memory in full by id: content, tags, provenance, evidence, links, versions count and how often it has been used.',
+      schema: z.strictObject({ id: MemoryIdSchema, ...store }),
+      annotations: read,
+      async run(client, a) {
+        const m = await client.call(
+          'memory.get',
+          withStore(a, { id: a.id as string }, defaultStore),
+        );
+        const links = [
+          ...m.links.outgoing.map((l) => `→ ${l.type} ${l.to}`),
+          ...m.links.incoming.map((l) => `← ${l.type} ${l.from}`),
+        ];
+        const text = `[${m.id}] ${m.title} (${m.kind}, version ${m.version}${m.pinned ? ', pinned' : ''})\n${m.content}${m.tags.length ? `\n#${m.tags.join(' #')}` : ''}${links.length ? `\nLinks: ${links.join(', ')}` : ''}`;
+        return { text, structured: m as unknown as Record<string, unknown> };
+      },
+    },
+    {
+      name: 'update',
+      title: 'Update a memory',
+      description:
+        'Correct or extend a memory (the previous text is kept as a version the user can restore). Give only the fields to change.',
+      schema: z.strictObject({
+        id: MemoryIdSchema,
+        content: z.string().optional(),
+        title: z.string().max(200).optional(),
+        tags: TagsSchema.optional().describe('Replaces the tags.'),
+        pinned: z.boolean().optional(),
+        ...store,
+      }),
+      annotations: { ...write, idempotentHint: true },
+      async run(client, a) {
+        const { store: _s, ...rest } = a;
+        const r = await client.call('memory.update', withStore(a, rest as never, defaultStore));
+        return {
+          text:
+            r.change === 'unchanged'
+              ? `Nothing changed in ${r.id}.`
+              : `Updated ${r.id} (now version ${r.version}).`,
+          structured: r as unknown as Record<string, unknown>,
+        };
+      },
+    },
+    {
+      name: 'forget',
+      title: 'Forget a memory',
+      description:
+        'Forget a memory that is wrong or obsolete. By default it is only hidden and the user can restore it; `hard: true` erases it for good (only when the user asked for that).',
+      schema: z.strictObject({ id: MemoryIdSchema, hard: z.boolean().optional(), ...store }),
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+      async run(client, a) {
+        const args = withStore(a, { id: a.id as string }, defaultStore);
+        const r = a.hard
+          ? await client.call('memory.erase', args)
+          : await client.call('memory.forget', args);
+        return {
+          text: a.hard
+            ? `Erased ${r.id} permanently.`
+            : `Forgot ${r.id} (the user can restore it).`,
+          structured: r as unknown as Record<string, unknown>,
+        };
+      },
+    },
+    {
+      name: 'link',
+      title: 'Link two memories',
+      description:
+        'Record how two memories relate: related, causes, supports, contradicts, part_of, follows, derived_from, supersedes (the first replaces the second), same_as. `weight` 0–1 says how strongly (default 0.5).',
+      schema: z.strictObject({
+        from: MemoryIdSchema,
+        to: MemoryIdSchema,
+        type: LinkTypeSchema,
+        weight: z.number().min(0).max(1).optional(),
+        ...store,
+      }),
+      annotations: { ...write, idempotentHint: true },
+      async run(client, a) {
+        const { store: _s, ...rest } = a;
+        const r = await client.call('link.create', withStore(a, rest as never, defaultStore));
+        return {
+          text: `${r.change === 'created' ? 'Linked' : 'Updated the link'} ${r.from} —${r.type} (${r.weight})→ ${r.to}.`,
+          structured: r as unknown as Record<string, unknown>,
+        };
+      },
+    },
+    {
+      name: 'explore',
+      title: 'Explore links',
+      description:
+        'The memories linked to one memory, up to `depth` hops (1–3), with the path from the start to each.',
+      schema: z.strictObject({
+        id: MemoryIdSchema,
+        depth: z.number().int().min(1).max(3).optional(),
+        types: z.array(LinkTypeSchema).optional(),
+        ...store,
+      }),
+      annotations: read,
+      async run(client, a) {
+        const { store: _s, ...rest } = a;
+        const r = await client.call('graph.neighbors', withStore(a, rest as never, defaultStore));
+        const text = r.nodes.length
+          ? r.nodes
+              .map(
+                (n) =>
+                  `${'  '.repeat(n.depth - 1)}- [${n.id}] ${n.title} (depth ${n.depth}, via ${n.path.slice(0, -1).join(' → ')})`,
+              )
+              .join('\n')
+          : 'No linked memories.';
+        return { text, structured: r as unknown as Record<string, unknown> };
+      },
+    },
+    {
+      name: 'timeline',
+      title: 'Timeline',
+      description:
+        'Memories written in a time range, oldest first (the newest 50 when no range is given). Use it for "what happened last week" questions.',
+      schema: z.strictObject({
+        from: TimestampSchema.optional(),
+        to: TimestampSchema.optional(),
+        tags: TagsSchema.optional(),
+        ...store,
+      }),
+      annotations: read,
+      async run(client, a) {
+        const { store: _s, ...rest } = a;
+        const r = await client.call('memory.timeline', withStore(a, rest as never, defaultStore));
+        const text = r.items.length
+          ? `${r.items.map((m) => `${m.created_at.slice(0, 16).replace('T', ' ')} [${m.id}] ${m.title}`).join('\n')}${r.total > r.items.length ? `\n(${r.total - r.items.length} more in this range)` : ''}`
+          : 'No memories in this range.';
+        return { text, structured: r as unknown as Record<string, unknown> };
+      },
+    },
+    {
+      name: 'map',
+      title: 'Memory map',
+      description:
+        'A one-line-per-memory index of what is stored (pinned first, then newest), within `max_tokens` (default 2000). Keep it in context to know what to recall. It is identical while nothing changes, and it says how many memories it left out.',
+      schema: z.strictObject({
+        max_tokens: z.number().int().min(64).max(50_000).optional(),
+        ...store,
+      }),
+      annotations: read,
+      async run(client, a) {
+        const { store: _s, ...rest } = a;
+        const r = await client.call('memory.map', withStore(a, rest as never, defaultStore));
+        return { text: r.text, structured: r as unknown as Record<string, unknown> };
+      },
+    },
+    {
+      name: 'record_outcome',
+      title: 'Record a procedure outcome',
+      description:
+        'After following a procedural memory (a how-to, a runbook), say whether it worked. Procedures with a better record are offered first by find_procedures.',
+      schema: z.strictObject({
+        id: MemoryIdSchema,
+        success: z.boolean(),
+        niche: z.string().min(1).max(100).optional(),
+        ...store,
+      }),
+      annotations: write,
+      async run(client, a) {
+        const { store: _s, ...rest } = a;
+        const r = await client.call(
+          'procedure.recordOutcome',
+          withStore(a, rest as never, defaultStore),
+        );
+        return {
+          text: `Recorded: ${r.successes} successes, ${r.failures} failures (Wilson lower bound ${r.wilson_lower}).`,
+          structured: r as unknown as Record<string, unknown>,
+        };
+      },
+    },
+    {
+      name: 'find_procedures',
+      title: 'Find procedures',
+      description:
+        'Find how-tos and runbooks for a task, the ones with the best track record first.',
+      schema: z.strictObject({
+        query: z.string().min(1).max(2000),
+        limit: z.number().int().min(1).max(50).optional(),
+        niche: z.string().min(1).max(100).optional(),
+        ...store,
+      }),
+      annotations: read,
+      async run(client, a) {
+        const { store: _s, ...rest } = a;
+        const r = await client.call('procedure.find', withStore(a, rest as never, defaultStore));
+        const text = r.results.length
+          ? r.results
+              .map(
+                (p, i) =>
+                  `${i + 1}. [${p.id}] ${p.title} (${p.successes}✓ ${p.failures}✗)\n${p.content}`,
+              )
+              .join('\n\n')
+          : 'No procedure for this is stored.';
+        return { text, structured: r as unknown as Record<string, unknown> };
+      },
+    },
+    {
+      name: 'stores',
+      title: 'Stores',
+      description:
+        'The memory stores of this user (for instance one per project); pass `store` to other tools to use one.',
+      schema: z.strictObject({}),
+      annotations: read,
+      async run(client) {
+        const r = await client.call('store.list', {});
+        return {
+          text: r.stores.map((s) => `${s.name}${s.is_default ? ' (default)' : ''}`).join('\n'),
+          structured: r as unknown as Record<string, unknown>,
+        };
+      },
+    },
+    {
+      name: 'stats',
+      title: 'Statistics',
+      description:
+        'How many memories, links and versions a store holds, and whether semantic search is on.',
+      schema: z.strictObject({ ...store }),
+      annotations: read,
+      async run(client, a) {
+        const r = await client.call('stats.get', withStore(a, {}, defaultStore));
+        return {
+          text: `${r.memories.live} memories (${r.memories.quarantined} quarantined, ${r.memories.pinned} pinned), ${r.links} links; semantic ${r.vectors.semantic} (${r.vectors.model}).`,
+          structured: r as unknown as Record<string, unknown>,
+        };
+      },
+    },
+  ];
+  return tools;
+}
