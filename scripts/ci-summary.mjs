@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Prints CI's last line, `N passed, N failed`, from the JSON reports in .ci/out plus
-// the number of steps (build, lint, …) that failed outright.
+// Prints CI's last line, `N passed, N failed`, from the JSON reports in .ci/out (vitest,
+// MCP conformance, Playwright) plus the number of steps (build, lint, …) that failed
+// outright.
 import { existsSync, readFileSync } from 'node:fs';
 
 let passed = 0;
@@ -17,6 +18,14 @@ if (existsSync(e2e)) {
   const r = JSON.parse(readFileSync(e2e, 'utf8'));
   passed += r.stats?.expected ?? 0;
   failed += (r.stats?.unexpected ?? 0) + (r.stats?.flaky ?? 0);
+}
+// scripts/conformance.mjs --report: scenarios that passed, and unexpected failures plus
+// stale baseline entries (expected failures count as neither).
+const conformance = '.ci/out/conformance.json';
+if (existsSync(conformance)) {
+  const r = JSON.parse(readFileSync(conformance, 'utf8'));
+  passed += r.passed ?? 0;
+  failed += r.failed ?? 0;
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -319,7 +319,8 @@ const realDir = [
   process.env.LOCI_TEST_MODEL,
   resolve('../shared/models/all-minilm-l6-v2-int8'),
 ].find((p) => p && existsSync(join(p, 'manifest.json')));
-const real = realDir ? await realRecall(realDir) : null;
+const real =
+  realDir && Number(process.env.BENCH_REAL ?? 20000) > 0 ? await realRecall(realDir) : null;
 rmSync(modelRoot, { recursive: true, force: true });
 
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, ${process.platform}`;

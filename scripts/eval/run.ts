@@ -110,9 +110,7 @@ async function load(client: LociClient): Promise<Map<string, string>> {
   return ids;
 }
 
-async function runConfig(
-  config: (typeof CONFIGS)[number],
-): Promise<{
+async function runConfig(config: (typeof CONFIGS)[number]): Promise<{
   outcomes: QuestionOutcome[];
   semantic: string;
   model: string;

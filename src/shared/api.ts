@@ -394,6 +394,8 @@ export interface SetupPlan {
   installed: boolean;
   file: string;
   transport: 'http' | 'stdio';
+  /** The server name the entry is written under: `loci`, or the user's own name for an existing Loci entry. */
+  entry: string;
   action: 'add' | 'update' | 'unchanged' | 'blocked';
   before: Record<string, unknown> | null;
   after: Record<string, unknown>;

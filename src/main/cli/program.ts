@@ -4,7 +4,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { LociClient, MethodArgs, MethodName, MethodResult } from '../../shared/api';
 import { LociError, toErrorData, type ErrorCode } from '../../shared/errors';
-import { LINK_TYPES, MEMORY_KINDS } from '../../shared/schemas';
+import { LINK_TYPES, MEMORY_KINDS, SETUP_CLIENTS } from '../../shared/schemas';
 import { createHandlers, createInProcessClient } from '../api';
 import { homedir } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
@@ -19,6 +19,8 @@ import { runStdio } from '../mcp/stdio';
 import type { SynchronousMode } from '../engine/store/database';
 import * as fmt from './format';
 import { colorsFor, confirm, progressBar, readStdin, type CliIo } from './io';
+
+type ClientId = (typeof SETUP_CLIENTS)[number];
 
 /** Exit codes by error code (documented in the README). */
 export const EXIT_CODES: Record<ErrorCode | 'usage', number> = {
@@ -84,6 +86,11 @@ function synchronousFrom(env: Record<string, string | undefined>): SynchronousMo
   return value;
 }
 
+/** The user's home folder as the given environment names it (what os.homedir() reads). */
+function homeOf(env: Record<string, string | undefined>): string {
+  return (process.platform === 'win32' ? env.USERPROFILE : env.HOME) || homedir();
+}
+
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const c = colorsFor(io);
   let engine: Engine | null = null;
@@ -135,6 +142,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       // Nothing runs after a command returns: a write waits for its vectors.
       embedWrites: 'await',
       env: io.env,
+      // `loci setup` edits the editors' files in the home folder of this environment.
+      setupHome: homeOf(io.env),
     });
     client = createInProcessClient(createHandlers(engine), {
       actor: { kind: 'cli', transport: 'in-process' },
@@ -702,16 +711,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .description(
       'connect your editors: show and write the Loci entry in each MCP client found (originals backed up)',
     )
-    .addOption(
-      new Option('--client <id>', 'only this client').choices([
-        'claude-code',
-        'claude-desktop',
-        'cursor',
-        'vscode',
-        'windsurf',
-        'zed',
-      ]),
-    )
+    .addOption(new Option('--client <id>', 'only this client').choices(SETUP_CLIENTS))
     .addOption(
       new Option(
         '--transport <t>',
@@ -728,8 +728,30 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         })
       ).clients;
       const relevant = plans.filter((p) => o.client || p.installed);
-      if (globals(cmd).json && (o.dryRun || !o.yes)) {
+      const json = Boolean(globals(cmd).json);
+      const pending = relevant.filter((p) => p.action === 'add' || p.action === 'update');
+      const blocked = relevant.filter((p) => p.problem);
+      // A file Loci refused to edit fails the command, after the others are written.
+      const refuse = () => {
+        if (blocked.length > 0)
+          throw new LociError('invalid-args', blocked.map((p) => p.problem).join(' '));
+      };
+      if (json && (o.dryRun || !o.yes)) {
         print(cmd, { clients: relevant }, () => '');
+        return;
+      }
+      if (json) {
+        const written = [];
+        for (const p of pending) {
+          written.push(
+            await call(cmd, 'setup.write', {
+              client: p.client as ClientId,
+              transport: p.transport,
+            }),
+          );
+        }
+        print(cmd, { clients: relevant, written }, () => '');
+        refuse();
         return;
       }
       if (relevant.length === 0) {
@@ -752,28 +774,31 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           }\n`,
         );
       }
-      const pending = relevant.filter((p) => p.action === 'add' || p.action === 'update');
-      if (pending.length === 0 || o.dryRun) return;
-      if (
-        !o.yes &&
-        !(await confirm(
-          io,
-          `Write ${pending.length} configuration${pending.length === 1 ? '' : 's'}? (originals are backed up)`,
-        ))
-      ) {
-        io.stdout.write('Nothing written. Run `loci setup --yes` to write.\n');
-        return;
+      if (o.dryRun) return;
+      if (pending.length > 0) {
+        if (
+          !o.yes &&
+          !(await confirm(
+            io,
+            `Write ${pending.length} configuration${pending.length === 1 ? '' : 's'}? (originals are backed up)`,
+          ))
+        ) {
+          io.stdout.write('Nothing written. Run `loci setup --yes` to write.\n');
+          return;
+        }
+        for (const p of pending) {
+          // The transport shown in the plan (a client that takes only stdio keeps stdio).
+          const r = await call(cmd, 'setup.write', {
+            client: p.client as ClientId,
+            transport: p.transport,
+          });
+          io.stdout.write(
+            `${c.green('Wrote')} ${r.file}${r.backup ? c.dim(` (backup: ${r.backup})`) : ''}\n`,
+          );
+        }
+        io.stdout.write('Restart the editors (or reload their MCP servers) to connect.\n');
       }
-      for (const p of pending) {
-        const r = await call(cmd, 'setup.write', {
-          client: p.client as 'cursor',
-          ...(o.transport ? { transport: o.transport } : {}),
-        });
-        io.stdout.write(
-          `${c.green('Wrote')} ${r.file}${r.backup ? c.dim(` (backup: ${r.backup})`) : ''}\n`,
-        );
-      }
-      io.stdout.write('Restart the editors (or reload their MCP servers) to connect.\n');
+      refuse();
     });
   setup
     .command('check')

@@ -206,7 +206,7 @@ export class Engine {
         change: 'created',
         actor: actorName(actor),
       });
-      await this.semantic.afterWrite(store);
+      await this.semantic.afterWrite(store, created);
     }
     return { results };
   }

@@ -142,7 +142,7 @@ describe('embeddings with a model installed', () => {
       },
     };
     const index = new VectorIndex(hash.id, hash.dims);
-    await backfill(store.db, editing, index, Date.now, () => undefined);
+    await backfill(store.db, editing, index, Date.now);
     expect(index.size).toBe(0);
     expect(missingCount(store.db, hash.id)).toBe(1);
   });
@@ -168,5 +168,34 @@ describe('embeddings with a model installed', () => {
       new Promise((r) => setTimeout(() => r('hung'), 5_000)),
     ]);
     expect(closed).toBe('closed');
+  });
+
+  it('keeps track of what waits for a vector through creates, edits, forgets and erases', async () => {
+    const t = await openTestEngine({ env: {}, embedWrites: 'background' });
+    engines.push(t);
+    const store = await t.engine.store(undefined);
+    const model = new HashEmbedder().id;
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      ids.push(
+        (await t.cli.call('memory.remember', { content: `Tracked note ${i} on the rollout.` })).id,
+      );
+    }
+    await t.engine.semantic.idle();
+    await t.cli.call('memory.update', {
+      id: ids[0]!,
+      content: 'Tracked note zero, edited: the rollout moved to May.',
+    });
+    await t.cli.call('memory.forget', { id: ids[1]! });
+    await t.cli.call('memory.erase', { id: ids[2]! });
+    await t.cli.call('memory.restore', { id: ids[1]! });
+    await t.cli.call('memory.rememberMany', {
+      items: [{ content: 'A late note.' }, { content: 'Another late note.' }],
+    });
+    await t.engine.semantic.idle();
+    expect(missingCount(store.db, model)).toBe(0);
+    const stats = await t.cli.call('stats.get', {});
+    expect(stats.vectors.pending).toBe(0);
+    expect(stats.vectors.embedded).toBe(stats.memories.live);
   });
 });

@@ -17,7 +17,7 @@ import { catalogue, catalogueEntry, findModels, installDir, removeModel } from '
 import { EmbeddingService } from './embed/service';
 import type { EngineEvents } from './events';
 import { calibrate, readCalibration, threshold } from './recall/calibration';
-import type { RecallContext } from './recall/recall';
+import { notEmbeddedNote, type RecallContext } from './recall/recall';
 import { Recognizer } from './recall/recognizer';
 import { VectorIndex } from './recall/vectorIndex';
 import type { OpenStore } from './store/registry';
@@ -29,6 +29,14 @@ interface StoreRuntime {
   backfill: Promise<void> | null;
   /** Another backfill was asked for while one ran. */
   again: boolean;
+  /**
+   * Exactly the live memories without a vector of the index's model, when known (null:
+   * they must be looked for). Kept by the writes, so that neither recall nor the backfill
+   * after a write scans the whole store.
+   */
+  pending: Set<number> | null;
+  /** How many there are, when only counted (after a restart or a model change). */
+  counted: number | null;
 }
 
 export type EmbedWrites = 'background' | 'await';
@@ -63,7 +71,14 @@ export class Semantic {
   private runtime(store: OpenStore): StoreRuntime {
     let r = this.runtimes.get(store.name);
     if (!r) {
-      r = { index: null, recognizer: null, backfill: null, again: false };
+      r = {
+        index: null,
+        recognizer: null,
+        backfill: null,
+        again: false,
+        pending: null,
+        counted: null,
+      };
       this.runtimes.set(store.name, r);
     }
     return r;
@@ -72,9 +87,31 @@ export class Semantic {
   private index(store: OpenStore): VectorIndex {
     const r = this.runtime(store);
     const model = this.embedding.modelId;
-    if (!r.index || r.index.model !== model)
+    if (!r.index || r.index.model !== model) {
       r.index = VectorIndex.load(store.db, model, this.embedding.dims);
+      r.pending = null;
+      r.counted = null;
+    }
     return r.index;
+  }
+
+  /** How many live memories wait for a vector of the active model. */
+  private missing(store: OpenStore): number {
+    const index = this.index(store);
+    const r = this.runtime(store);
+    if (r.pending) return r.pending.size;
+    if (r.counted === null) {
+      r.counted = missingCount(store.db, index.model);
+      if (r.counted === 0) r.pending = new Set();
+    }
+    return r.counted;
+  }
+
+  /** A memory left the live set (forgotten or erased): it no longer waits for a vector. */
+  private dropPending(store: OpenStore, rid: number): void {
+    const r = this.runtime(store);
+    if (r.pending) r.pending.delete(rid);
+    else r.counted = null;
   }
 
   private recognizer(store: OpenStore): Recognizer {
@@ -110,6 +147,7 @@ export class Semantic {
       else {
         rec?.remove(row.rid);
         index?.remove(row.rid);
+        this.dropPending(store, row.rid);
       }
     }
   }
@@ -118,10 +156,25 @@ export class Semantic {
   forgetRid(store: OpenStore, rid: number): void {
     this.runtime(store).recognizer?.remove(rid);
     this.runtime(store).index?.remove(rid);
+    this.dropPending(store, rid);
   }
 
-  /** After a write: embed what is missing, now (CLI) or in the background (daemon, app). */
-  async afterWrite(store: OpenStore): Promise<void> {
+  /**
+   * After a write: embed what is missing, now (CLI) or in the background (daemon, app).
+   * New memories (`created`, by id) join the known backlog; any other write (an edit, a
+   * restore) makes it unknown, to be looked for again.
+   */
+  async afterWrite(store: OpenStore, created?: readonly string[]): Promise<void> {
+    const r = this.runtime(store);
+    if (created && r.pending) {
+      const rid = stmt(store.db, 'SELECT rid FROM memory WHERE id = ?').pluck();
+      for (const id of created) r.pending.add(rid.get(id) as number);
+    } else if (created && r.counted !== null) {
+      r.counted += created.length;
+    } else {
+      r.pending = null;
+      r.counted = null;
+    }
     const run = this.scheduleBackfill(store);
     if (this.options.embedWrites === 'await') await run;
   }
@@ -139,17 +192,23 @@ export class Semantic {
           r.again = false;
           const embedder = await this.embedding.embedder();
           const index = this.index(store);
-          await backfill(
-            store.db,
-            embedder,
-            index,
-            this.options.now,
-            (p) => this.options.events.emit('embedding.progressed', { store: store.name, ...p }),
-            () => this.closed,
-          );
+          await backfill(store.db, embedder, index, this.options.now, {
+            onProgress: (p) =>
+              this.options.events.emit('embedding.progressed', { store: store.name, ...p }),
+            shouldStop: () => this.closed,
+            ...(r.pending ? { rids: [...r.pending] } : {}),
+          });
         } while (r.again && !this.closed);
+        // Nothing was written since the last batch found no more work (a write would have
+        // asked for another round), so nothing is missing.
+        if (!this.closed) {
+          r.pending = new Set();
+          r.counted = null;
+        }
         if (this.options.embedWrites === 'background') await this.maybeRecalibrate(store);
       } catch (err) {
+        r.pending = null;
+        r.counted = null;
         process.emitWarning(
           `embedding backfill of store ${store.name} stopped: ${(err as Error).message}`,
         );
@@ -194,14 +253,14 @@ export class Semantic {
   ): Promise<RecallContext> {
     const status = this.embedding.status();
     let index = this.index(store);
-    let pending = missingCount(store.db, index.model);
+    let pending = this.missing(store);
     if (pending > 0 && this.options.embedWrites === 'background') void this.scheduleBackfill(store);
     // A one-shot process (the CLI) embeds a few stragglers before it searches; a large
     // backlog (after a model change) is left to `loci embed`, and the answer says so.
     if (pending > 0 && pending <= AWAIT_BACKFILL_LIMIT && this.options.embedWrites === 'await') {
       await this.scheduleBackfill(store);
       index = this.index(store);
-      pending = missingCount(store.db, index.model);
+      pending = this.missing(store);
     }
     const notes: string[] = [];
     if (!status.semantic) {
@@ -216,6 +275,7 @@ export class Semantic {
         : null;
     if (!useVectors)
       notes.push('vector search is switched off in the configuration (recall.use_vectors)');
+    else if (!vectors && pending > 0) notes.push(notEmbeddedNote(pending));
     else if (!vectors) notes.push('no memory has a vector yet: recall is lexical only');
     return {
       store,
@@ -356,6 +416,15 @@ export class Semantic {
       const r = this.runtime(store);
       r.index = null;
       void this.scheduleBackfill(store);
+    }
+  }
+
+  /** Resolves once no backfill runs (new writes during the wait are waited for too). */
+  async idle(): Promise<void> {
+    for (;;) {
+      const running = [...this.runtimes.values()].flatMap((r) => (r.backfill ? [r.backfill] : []));
+      if (running.length === 0) return;
+      await Promise.all(running);
     }
   }
 

@@ -31,6 +31,18 @@ export interface BackfillProgress {
   total: number;
 }
 
+export interface BackfillOptions {
+  onProgress?: (p: BackfillProgress) => void;
+  shouldStop?: () => boolean;
+  /**
+   * Exactly the memories that miss a vector, when the caller knows them (the daemon
+   * tracks its own writes): only those are read, instead of scanning the whole store.
+   */
+  rids?: readonly number[];
+}
+
+type Row = { rid: number; title: string; content: string; hash: string };
+
 /**
  * Embeds missing memories until none are left (or `shouldStop` says so). A memory edited
  * while its batch was being embedded keeps no stale vector: the write only lands if the
@@ -41,20 +53,26 @@ export async function backfill(
   embedder: Embedder,
   index: VectorIndex,
   now: () => number,
-  onProgress: (p: BackfillProgress) => void,
-  shouldStop: () => boolean = () => false,
+  options: BackfillOptions = {},
 ): Promise<number> {
   const model = embedder.id;
-  const total = missingCount(db, model);
+  const shouldStop = options.shouldStop ?? (() => false);
+  const total = options.rids ? options.rids.length : missingCount(db, model);
   let done = 0;
   if (total === 0) return 0;
-  onProgress({ model, done, total });
-  const next = stmt(
+  options.onProgress?.({ model, done, total });
+  const scan = stmt(
     db,
     `SELECT m.rid AS rid, m.title AS title, m.content AS content, m.content_hash AS hash
        FROM memory m LEFT JOIN memory_embedding e ON e.rid = m.rid AND e.model = ?
       WHERE m.deleted_at IS NULL AND e.rid IS NULL AND m.rid > ?
       ORDER BY m.rid LIMIT ?`,
+  );
+  const one = stmt(
+    db,
+    `SELECT m.rid AS rid, m.title AS title, m.content AS content, m.content_hash AS hash
+       FROM memory m LEFT JOIN memory_embedding e ON e.rid = m.rid AND e.model = ?
+      WHERE m.rid = ? AND m.deleted_at IS NULL AND e.rid IS NULL`,
   );
   const write = stmt(
     db,
@@ -62,14 +80,20 @@ export async function backfill(
      SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (
        SELECT 1 FROM memory WHERE rid = ? AND content_hash = ? AND title = ? AND deleted_at IS NULL)`,
   );
+  const known = options.rids ? [...options.rids].sort((a, b) => a - b) : null;
   let after = 0;
+  let offset = 0;
+  const nextBatch = (): Row[] => {
+    if (!known) return scan.all(model, after, BACKFILL_BATCH) as Row[];
+    const rows: Row[] = [];
+    while (rows.length < BACKFILL_BATCH && offset < known.length) {
+      const row = one.get(model, known[offset++]) as Row | undefined;
+      if (row) rows.push(row);
+    }
+    return rows;
+  };
   while (!shouldStop()) {
-    const rows = next.all(model, after, BACKFILL_BATCH) as {
-      rid: number;
-      title: string;
-      content: string;
-      hash: string;
-    }[];
+    const rows = nextBatch();
     if (rows.length === 0) break;
     after = rows[rows.length - 1]?.rid ?? after;
     const vectors = await embedder.embed(
@@ -92,11 +116,11 @@ export async function backfill(
           row.hash,
           row.title,
         );
-        if (info.changes > 0) index.upsert(row.rid, code);
+        if (info.changes > 0) index.upsert(row.rid, v);
       });
     })();
     done += rows.length;
-    onProgress({ model, done: Math.min(done, total), total });
+    options.onProgress?.({ model, done: Math.min(done, total), total });
     // Let recalls and other requests in between batches.
     await new Promise((resolve) => setImmediate(resolve));
   }

@@ -3,6 +3,7 @@
 // the minimum-should-match floor). Filters apply in the same query so a LIMIT is never
 // spent on memories the caller may not see.
 import type { Db } from '../store/database';
+import { FTS_WEIGHTS } from '../store/ftsIndex';
 import { stmt } from '../store/statements';
 import { queryTiers, type QueryUnit } from './terms';
 
@@ -45,10 +46,10 @@ export function lexicalSearch(
     tiersRun++;
     const rows = stmt(
       db,
-      `SELECT f.rowid AS rid, f.rank AS rank
+      `SELECT f.rowid AS rid, bm25(memory_fts, ${FTS_WEIGHTS}) AS rank
          FROM memory_fts f JOIN memory m ON m.rid = f.rowid
         WHERE memory_fts MATCH ? AND ${filter.sql}
-        ORDER BY f.rank LIMIT ?`,
+        ORDER BY rank LIMIT ?`,
     ).all(tier.match, ...filter.params, limit + seen.size) as { rid: number; rank: number }[];
     for (const row of rows) {
       if (seen.has(row.rid)) continue;

@@ -160,6 +160,11 @@ function loadVectors(ctx: RecallContext, rids: number[]): Map<number, Float32Arr
   return out;
 }
 
+/** What recall says while `n` memories wait for their vectors. */
+export function notEmbeddedNote(n: number): string {
+  return `${n} ${n === 1 ? 'memory is' : 'memories are'} not embedded yet; until then only their words can match`;
+}
+
 export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<RecallResult> {
   const count = await loadTokenCounter();
   const t0 = performance.now();
@@ -176,12 +181,7 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
   })();
   let embedMs = 0;
   const degraded = [...ctx.notes];
-  if (ctx.vectors && ctx.vectors.pending > 0) {
-    const n = ctx.vectors.pending;
-    degraded.push(
-      `${n} ${n === 1 ? 'memory is' : 'memories are'} not embedded yet; until then only their words can match`,
-    );
-  }
+  if (ctx.vectors && ctx.vectors.pending > 0) degraded.push(notEmbeddedNote(ctx.vectors.pending));
   const filter = recallFilter(args, ctx.actor);
   const units = parseQuery(args.query);
   mark('parse');
@@ -232,7 +232,7 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
 
   // ---------------------------------------------------------------- 1. recognition
   const recognized = ctx.config.use_recognizer
-    ? ctx.recognizer.recognize(args.query, passes)
+    ? ctx.recognizer.recognize(args.query, passes, { explain: args.explain === true })
     : { hit: null, best: null };
   const recognizeMs = mark('recognise');
   trace.push({

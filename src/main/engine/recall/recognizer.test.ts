@@ -1,8 +1,19 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeName, Recognizer, recognizerTokens, RECOGNIZER_BAR } from './recognizer';
+import {
+  HEAD_CHARS,
+  normalizeName,
+  Recognizer,
+  RECOGNIZER_BAR,
+  RECOGNIZER_MARGIN,
+  RECOGNIZER_MIN_QUERY_COVER,
+  RECOGNIZER_MIN_TITLE_COVER,
+  recognizerTokens,
+  trigrams,
+} from './recognizer';
 
-function build(entries: [number, string, string][]): Recognizer {
-  const r = new Recognizer();
+function build(entries: [number, string, string][], shortlist?: number): Recognizer {
+  const r = new Recognizer(shortlist);
   for (const [rid, title, content] of entries) r.add(rid, title, content);
   return r;
 }
@@ -79,5 +90,142 @@ describe('tokens', () => {
       'v3.7.1',
     ]);
     expect(normalizeName('  Café  Déploiement! ')).toBe('cafe deploiement');
+  });
+});
+
+/**
+ * The recogniser's formula applied to every memory, the slow obvious way (the header of
+ * recognizer.ts): what the pruned implementation must agree with.
+ */
+function naive(entries: [number, string, string][], query: string) {
+  const docs = entries.map(([rid, title, content]) => {
+    const head = content.slice(0, HEAD_CHARS);
+    const titleTokens = new Set(recognizerTokens(title));
+    return {
+      rid,
+      name: normalizeName(title),
+      titleTokens,
+      tokens: new Set([...titleTokens, ...recognizerTokens(head)]),
+      grams: new Set([...trigrams(title), ...trigrams(head)]),
+    };
+  });
+  const n = docs.length;
+  const df = (t: string) => docs.filter((d) => d.tokens.has(t)).length;
+  const idf = (t: string) => Math.log(1 + n / Math.max(1, df(t)));
+  const words = recognizerTokens(query);
+  const known = words.filter((t) => df(t) > 0);
+  const qWeight =
+    known.reduce((s, t) => s + idf(t), 0) + (words.length - known.length) * Math.log(1 + n);
+  if (qWeight === 0) return null;
+  const gramDf = (g: number) => docs.filter((d) => d.grams.has(g)).length;
+  const qGrams = trigrams(query).filter((g) => gramDf(g) <= Math.max(1, n * 0.1));
+  const exactName = normalizeName(query);
+  const scored = docs
+    .filter((d) => d.name === exactName || known.some((t) => d.tokens.has(t)))
+    .map((d) => {
+      if (d.name === exactName && exactName.length > 0)
+        return { rid: d.rid, score: 1, named: true };
+      const matched = known.filter((t) => d.tokens.has(t)).reduce((s, t) => s + idf(t), 0);
+      const matchedTitle = known
+        .filter((t) => d.titleTokens.has(t))
+        .reduce((s, t) => s + idf(t), 0);
+      const titleWeight = [...d.titleTokens].reduce((s, t) => s + idf(t), 0);
+      const qcov = matched / qWeight;
+      const tcov = titleWeight > 0 ? Math.min(1, matchedTitle / titleWeight) : 0;
+      const grams =
+        qGrams.length > 0 ? qGrams.filter((g) => d.grams.has(g)).length / qGrams.length : qcov;
+      return {
+        rid: d.rid,
+        score: 0.45 * qcov + 0.35 * tcov + 0.2 * grams,
+        named: qcov >= RECOGNIZER_MIN_QUERY_COVER && tcov >= RECOGNIZER_MIN_TITLE_COVER,
+      };
+    })
+    .sort((a, b) => b.score - a.score);
+  const [first, second] = scored;
+  if (!first) return null;
+  const runnerUp = second?.score ?? 0;
+  const hit =
+    first.named && first.score >= RECOGNIZER_BAR && first.score - runnerUp >= RECOGNIZER_MARGIN;
+  return { rid: first.rid, score: first.score, runnerUp, hit };
+}
+
+describe('the pruned search', () => {
+  const word = fc.constantFrom(
+    'billing',
+    'deploy',
+    'orders',
+    'pool',
+    'kafka',
+    'rotation',
+    'release',
+    'notes',
+    'incident',
+    'cache',
+    'ttl',
+    'v2.1',
+    'max_pool_size',
+    'queue',
+    'ledger',
+    'auth',
+  );
+  const phrase = (min: number, max: number) =>
+    fc.array(word, { minLength: min, maxLength: max }).map((w) => w.join(' '));
+
+  it.each([50, 2])(
+    'agrees with scoring every memory (shortlist %i), on random stores and questions',
+    (shortlist) => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.tuple(phrase(1, 4), phrase(2, 12)), { minLength: 1, maxLength: 120 }),
+          fc.oneof(phrase(1, 4), fc.nat()),
+          (items, q) => {
+            const entries = items.map(([t, c], i) => [i + 1, t, c] as [number, string, string]);
+            const query = typeof q === 'number' ? entries[q % entries.length]![1] : q;
+            const r = build(entries, shortlist);
+            const got = r.recognize(query, all, { explain: true });
+            const want = naive(entries, query);
+            if (!want) {
+              expect(got.best).toBeNull();
+              return;
+            }
+            expect(got.best?.score).toBeCloseTo(want.score, 9);
+            expect(got.best?.runnerUp).toBeCloseTo(want.runnerUp, 9);
+            expect(got.hit !== null).toBe(want.hit);
+            if (want.hit) expect(got.hit?.rid).toBe(want.rid);
+            // Without an explanation asked for, the answer is the same.
+            expect(r.recognize(query, all).hit?.rid).toBe(got.hit?.rid);
+          },
+        ),
+        { numRuns: 300 },
+      );
+    },
+  );
+
+  it('agrees after memories are edited and removed', () => {
+    const r = build(store);
+    r.add(2, 'Orders API pool size', 'The orders API now keeps 60 connections.');
+    r.remove(5);
+    const entries = store
+      .filter(([rid]) => rid !== 5)
+      .map(([rid, t, c]) =>
+        rid === 2
+          ? ([2, 'Orders API pool size', 'The orders API now keeps 60 connections.'] as [
+              number,
+              string,
+              string,
+            ])
+          : ([rid, t, c] as [number, string, string]),
+      );
+    for (const q of [
+      'orders api pool size',
+      'release notes template',
+      'api connection pool',
+      'catalog pool',
+    ]) {
+      const want = naive(entries, q);
+      const got = r.recognize(q, all, { explain: true });
+      expect(got.best?.score ?? null).toBe(want?.score ?? null);
+      expect(got.hit?.rid ?? null).toBe(want?.hit ? want.rid : null);
+    }
   });
 });

@@ -100,6 +100,48 @@ function has(sorted: Int32Array, value: number): boolean {
   return false;
 }
 
+/** The best `capacity` numbers seen, with the smallest of them at hand. */
+class MinHeap {
+  private readonly items: Float64Array;
+  private size = 0;
+  constructor(private readonly capacity: number) {
+    this.items = new Float64Array(capacity);
+  }
+  get full(): boolean {
+    return this.size === this.capacity;
+  }
+  get min(): number {
+    return this.items[0] as number;
+  }
+  push(value: number): void {
+    const a = this.items;
+    if (this.size < this.capacity) {
+      let i = this.size++;
+      a[i] = value;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if ((a[parent] as number) <= (a[i] as number)) break;
+        [a[parent], a[i]] = [a[i] as number, a[parent] as number];
+        i = parent;
+      }
+      return;
+    }
+    if (value <= (a[0] as number)) return;
+    a[0] = value;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < this.size && (a[l] as number) < (a[m] as number)) m = l;
+      if (r < this.size && (a[r] as number) < (a[m] as number)) m = r;
+      if (m === i) return;
+      [a[m], a[i]] = [a[i] as number, a[m] as number];
+      i = m;
+    }
+  }
+}
+
 export class Recognizer {
   private readonly docs = new Map<number, Doc>();
   private readonly tokenIds = new Map<string, number>();
@@ -148,7 +190,16 @@ export class Recognizer {
     const doc = this.docs.get(rid);
     if (!doc) return;
     this.docs.delete(rid);
-    for (const t of doc.tokens) this.tokenDf[t] = (this.tokenDf[t] as number) - 1;
+    for (const t of doc.tokens) {
+      this.tokenDf[t] = (this.tokenDf[t] as number) - 1;
+      // Posting order does not matter: swap the last one in (recent rids sit at the end).
+      const list = this.postings[t] as number[];
+      const at = list.lastIndexOf(rid);
+      if (at >= 0) {
+        list[at] = list[list.length - 1] as number;
+        list.pop();
+      }
+    }
     for (const g of doc.grams) {
       const n = (this.gramDf.get(g) ?? 1) - 1;
       if (n <= 0) this.gramDf.delete(g);
@@ -160,73 +211,158 @@ export class Recognizer {
       if (rest.length === 0) this.titles.delete(doc.title);
       else this.titles.set(doc.title, rest);
     }
-    // Postings are cleaned lazily: a rid whose doc is gone is skipped when read.
   }
 
   private idf(token: number): number {
     return Math.log(1 + this.docs.size / Math.max(1, this.tokenDf[token] ?? 0));
   }
 
+  /** idf of every token, computed once per store size (a write changes them all a little). */
+  private idfCache = new Float64Array(0);
+  private idfCacheSize = -1;
+  private cachedIdf(token: number): number {
+    if (this.idfCacheSize !== this.docs.size || this.idfCache.length < this.tokenDf.length) {
+      this.idfCache = new Float64Array(Math.max(this.tokenDf.length, 64)).fill(Number.NaN);
+      this.idfCacheSize = this.docs.size;
+    }
+    let v = this.idfCache[token] as number;
+    if (Number.isNaN(v)) {
+      v = this.idf(token);
+      this.idfCache[token] = v;
+    }
+    return v;
+  }
+
+  /**
+   * @param shortlist how many of the best candidates the caller's filters decide among
+   *   (checking them costs a query each).
+   */
+  constructor(private readonly shortlist = 50) {}
+
   /**
    * The memory the query names, if one clears the bar and the margin among those
-   * `accept` lets through (the caller's filters: visibility, trust, kinds…).
+   * `accept` lets through (the caller's filters: visibility, trust, kinds…). `best` (the
+   * top candidates, for explanations) is left out when no memory could be named, unless
+   * `explain` asks for it.
+   *
+   * Exactly as if every candidate were scored, but cheaper: query and title coverage come
+   * from one pass over the postings, which bounds each score from above (the trigram
+   * share, which needs the memory's grams, counts as its maximum); only candidates whose
+   * bound can still reach the shortlist's scores are scored in full.
    */
   recognize(
     query: string,
     accept: (rid: number) => boolean,
+    options: { explain?: boolean } = {},
   ): { hit: Recognition | null; best: Recognition | null } {
     const n = this.docs.size;
     if (n === 0) return { hit: null, best: null };
+    const words = recognizerTokens(query);
     const qTokens = [
       ...new Set(
-        recognizerTokens(query)
-          .map((t) => this.tokenIds.get(t))
-          .filter((t): t is number => t !== undefined),
+        words.map((t) => this.tokenIds.get(t)).filter((t): t is number => t !== undefined),
       ),
     ];
-    const qUnknown = recognizerTokens(query).length - qTokens.length;
-    const qWeight = qTokens.reduce((s, t) => s + this.idf(t), 0) + qUnknown * Math.log(1 + n);
+    const qUnknown = words.length - qTokens.length;
+    const qWeight = qTokens.reduce((s, t) => s + this.cachedIdf(t), 0) + qUnknown * Math.log(1 + n);
     if (qWeight === 0) return { hit: null, best: null };
     const qGrams = trigrams(query).filter(
       (g) => (this.gramDf.get(g) ?? 0) <= Math.max(1, n * COMMON_GRAM_SHARE),
     );
+    const exactName = normalizeName(query);
 
-    const candidates = new Set<number>(this.titles.get(normalizeName(query)) ?? []);
+    // Matched query weight per candidate, from the postings of the selective tokens; the
+    // common ones (too many postings to walk) are checked per candidate below.
+    const matched = new Map<number, number>();
+    const common: number[] = [];
     for (const t of qTokens) {
       const list = this.postings[t] as number[];
-      if (list.length > MAX_POSTINGS_FOR_CANDIDATES) continue;
-      for (const rid of list) candidates.add(rid);
+      if (list.length > MAX_POSTINGS_FOR_CANDIDATES) {
+        common.push(t);
+        continue;
+      }
+      const w = this.cachedIdf(t);
+      for (const rid of list) matched.set(rid, (matched.get(rid) ?? 0) + w);
     }
-    const exactName = normalizeName(query);
-    const scored: { rid: number; score: number; named: boolean }[] = [];
-    for (const rid of candidates) {
+    for (const rid of this.titles.get(exactName) ?? []) if (!matched.has(rid)) matched.set(rid, 0);
+
+    interface Partial {
+      rid: number;
+      doc: Doc;
+      exact: boolean;
+      qcov: number;
+      tcov: number;
+      bound: number;
+    }
+    const titleCover = (doc: Doc) => {
+      let matchedTitle = 0;
+      let titleWeight = 0;
+      for (const t of doc.titleTokens) {
+        const w = this.cachedIdf(t);
+        titleWeight += w;
+        if (qTokens.includes(t)) matchedTitle += w;
+      }
+      return titleWeight > 0 ? Math.min(1, matchedTitle / titleWeight) : 0;
+    };
+    const partials: Partial[] = [];
+    let nameable = false;
+    for (const [rid, selective] of matched) {
       const doc = this.docs.get(rid);
       if (!doc) continue;
-      let score: number;
-      let named = true;
-      if (doc.title === exactName && exactName.length > 0) score = 1;
-      else {
-        let matched = 0;
-        let matchedTitle = 0;
-        for (const t of qTokens) {
-          if (has(doc.tokens, t)) matched += this.idf(t);
-          if (has(doc.titleTokens, t)) matchedTitle += this.idf(t);
-        }
-        let titleWeight = 0;
-        for (const t of doc.titleTokens) titleWeight += this.idf(t);
-        const qcov = matched / qWeight;
-        const tcov = titleWeight > 0 ? Math.min(1, matchedTitle / titleWeight) : 0;
-        const grams =
-          qGrams.length > 0 ? qGrams.filter((g) => has(doc.grams, g)).length / qGrams.length : qcov;
-        score = 0.45 * qcov + 0.35 * tcov + 0.2 * grams;
-        named = qcov >= RECOGNIZER_MIN_QUERY_COVER && tcov >= RECOGNIZER_MIN_TITLE_COVER;
+      let m = selective;
+      for (const t of common) if (has(doc.tokens, t)) m += this.cachedIdf(t);
+      const qcov = m / qWeight;
+      const exact = doc.title === exactName && exactName.length > 0;
+      const p: Partial = { rid, doc, exact, qcov, tcov: Number.NaN, bound: 1 };
+      if (exact) nameable = true;
+      else if (qcov >= RECOGNIZER_MIN_QUERY_COVER) {
+        p.tcov = titleCover(doc);
+        if (p.tcov >= RECOGNIZER_MIN_TITLE_COVER) nameable = true;
       }
-      scored.push({ rid, score, named });
+      partials.push(p);
+    }
+    // Most questions name no memory: then there is nothing to answer, and the ranking of
+    // the rest matters only to an explanation.
+    if (!nameable && !options.explain) return { hit: null, best: null };
+    for (const p of partials) {
+      if (p.exact) continue;
+      if (Number.isNaN(p.tcov)) p.tcov = titleCover(p.doc);
+      p.bound = 0.45 * p.qcov + 0.35 * p.tcov + 0.2;
+    }
+
+    const scored: { rid: number; score: number; named: boolean }[] = [];
+    const score = (p: Partial) => {
+      if (p.exact) {
+        scored.push({ rid: p.rid, score: 1, named: true });
+        return;
+      }
+      let hits = 0;
+      for (const g of qGrams) if (has(p.doc.grams, g)) hits++;
+      const grams = qGrams.length > 0 ? hits / qGrams.length : p.qcov;
+      scored.push({
+        rid: p.rid,
+        score: 0.45 * p.qcov + 0.35 * p.tcov + 0.2 * grams,
+        named: p.qcov >= RECOGNIZER_MIN_QUERY_COVER && p.tcov >= RECOGNIZER_MIN_TITLE_COVER,
+      });
+    };
+    const K = this.shortlist;
+    if (partials.length <= K) {
+      for (const p of partials) score(p);
+    } else {
+      // In order of bound, until the bound falls below the K-th best score so far (a
+      // min-heap of the best K scores): nothing after that can enter the shortlist.
+      partials.sort((a, b) => b.bound - a.bound);
+      const heap = new MinHeap(K);
+      for (const p of partials) {
+        if (heap.full && p.bound < heap.min) break;
+        score(p);
+        heap.push((scored[scored.length - 1] as { score: number }).score);
+      }
     }
     scored.sort((a, b) => b.score - a.score);
     // The caller's filters decide only among the best few: checking them costs a query each.
     const accepted: { rid: number; score: number; named: boolean }[] = [];
-    for (const s of scored.slice(0, 50)) {
+    for (const s of scored.slice(0, K)) {
       if (accept(s.rid)) accepted.push(s);
       if (accepted.length === 5) break;
     }

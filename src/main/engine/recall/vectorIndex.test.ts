@@ -48,7 +48,7 @@ describe('VectorIndex', () => {
     const r = seededRandom(3);
     const index = new VectorIndex('m', 64, 4);
     const vectors = Array.from({ length: 200 }, () => unit(r.next, 64));
-    vectors.forEach((v, i) => index.upsert(i + 1, binaryCode(v)));
+    vectors.forEach((v, i) => index.upsert(i + 1, v));
     const q = unit(r.next, 64);
     const hamming = (v: Float32Array) =>
       v.reduce((d, x, i) => d + (x > 0 !== (q[i] as number) > 0 ? 1 : 0), 0);
@@ -63,12 +63,68 @@ describe('VectorIndex', () => {
 
   it('forgets removed vectors and reuses their slots', () => {
     const index = new VectorIndex('m', 8, 2);
-    index.upsert(1, Uint8Array.from([0xff]));
-    index.upsert(2, Uint8Array.from([0x00]));
+    const v = (...xs: number[]) => l2Normalize(Float32Array.from(xs));
+    index.upsert(1, v(1, 1, 1, 1, 1, 1, 1, 1));
+    index.upsert(2, v(-1, -1, -1, -1, -1, -1, -1, -1));
     index.remove(1);
-    index.upsert(3, Uint8Array.from([0xf0]));
+    index.upsert(3, v(-1, -1, -1, -1, 1, 1, 1, 1));
     expect(index.size).toBe(2);
     expect(index.candidates(Float32Array.from([1, 1, 1, 1, 1, 1, 1, 1]), 5).sort()).toEqual([2, 3]);
+  });
+
+  it('never returns removed vectors, and measures reused slots afresh', () => {
+    const r = seededRandom(8);
+    const dims = 384;
+    const index = new VectorIndex('m', dims, 16);
+    let vectors = new Map<number, Float32Array>();
+    for (let rid = 1; rid <= 500; rid++) vectors.set(rid, unit(r.next, dims));
+    for (const [rid, v] of vectors) index.upsert(rid, v);
+    for (let rid = 1; rid <= 500; rid += 3) {
+      index.remove(rid);
+      vectors.delete(rid);
+    }
+    for (let rid = 501; rid <= 560; rid++) {
+      const v = unit(r.next, dims);
+      vectors.set(rid, v);
+      index.upsert(rid, v);
+    }
+    vectors = new Map([...vectors].sort((a, b) => a[0] - b[0]));
+    const q = unit(r.next, dims);
+    const hamming = (v: Float32Array) =>
+      v.reduce((d, x, i) => d + (x > 0 !== (q[i] as number) > 0 ? 1 : 0), 0);
+    const got = index.candidates(q, 40);
+    expect(got).toHaveLength(40);
+    for (const rid of got) expect(vectors.has(rid)).toBe(true);
+    const worstTaken = Math.max(...got.map((rid) => hamming(vectors.get(rid)!)));
+    const bestLeft = Math.min(
+      ...[...vectors].filter(([rid]) => !got.includes(rid)).map(([, v]) => hamming(v)),
+    );
+    expect(worstTaken).toBeLessThanOrEqual(bestLeft);
+  });
+
+  it('ranks candidates by int8 copies within a hair of the exact cosine', () => {
+    const r = seededRandom(4);
+    const dims = 384;
+    const index = new VectorIndex('m', dims, 8);
+    const vectors = Array.from({ length: 300 }, () => unit(r.next, dims));
+    vectors.forEach((v, i) => index.upsert(i + 1, v));
+    const q = unit(r.next, dims);
+    const ranked = index.rescore(
+      q,
+      vectors.map((_, i) => i + 1),
+    );
+    expect(ranked).toHaveLength(300);
+    for (const { rid, approx } of ranked) {
+      const exact = vectors[rid - 1]!.reduce((s, x, j) => s + x * (q[j] as number), 0);
+      expect(Math.abs(approx - exact)).toBeLessThan(0.01);
+    }
+    for (let i = 1; i < ranked.length; i++) {
+      expect(ranked[i - 1]!.approx).toBeGreaterThanOrEqual(ranked[i]!.approx);
+    }
+  });
+
+  it('refuses a vector of the wrong width', () => {
+    expect(() => new VectorIndex('m', 8).upsert(1, new Float32Array(16))).toThrow(/16 dimensions/);
   });
 });
 

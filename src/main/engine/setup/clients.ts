@@ -1,7 +1,7 @@
 // The MCP clients Loci knows how to connect (Claude Code, Claude Desktop, Cursor,
 // VS Code, Windsurf, Zed): where each keeps its configuration on each OS, and the entry
 // each expects for an HTTP or a stdio server.
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 
 export type ClientId = 'claude-code' | 'claude-desktop' | 'cursor' | 'vscode' | 'windsurf' | 'zed';
 export type SetupTransport = 'http' | 'stdio';
@@ -28,7 +28,10 @@ export interface ClientDefinition {
   file(ctx: SetupContext): string;
   /** Files or folders whose presence means the client is installed. */
   markers(ctx: SetupContext): string[];
-  /** JSON with comments (Zed) or plain JSON. */
+  /**
+   * The client reads its file as JSON with comments and trailing commas (VS Code, Cursor
+   * and Zed do); otherwise as strict JSON, and a comment makes the file invalid.
+   */
   jsonc: boolean;
   /** Where the server entries live in the file. */
   container: string[];
@@ -37,13 +40,22 @@ export interface ClientDefinition {
 }
 
 function appData(ctx: SetupContext): string {
-  return ctx.env.APPDATA ?? join(ctx.home, 'AppData', 'Roaming');
+  return ctx.env.APPDATA || join(ctx.home, 'AppData', 'Roaming');
 }
 
 function userConfigDir(ctx: SetupContext): string {
   if (ctx.platform === 'darwin') return join(ctx.home, 'Library', 'Application Support');
   if (ctx.platform === 'win32') return appData(ctx);
-  return ctx.env.XDG_CONFIG_HOME ?? join(ctx.home, '.config');
+  // The XDG spec: an empty or relative XDG_CONFIG_HOME is ignored.
+  const xdg = ctx.env.XDG_CONFIG_HOME;
+  return xdg && isAbsolute(xdg) ? xdg : join(ctx.home, '.config');
+}
+
+/** Zed keeps ~/.config/zed on macOS too, but follows XDG_CONFIG_HOME on Linux. */
+function zedDir(ctx: SetupContext): string {
+  if (ctx.platform === 'win32') return join(appData(ctx), 'Zed');
+  if (ctx.platform === 'darwin') return join(ctx.home, '.config', 'zed');
+  return join(userConfigDir(ctx), 'zed');
 }
 
 const auth = (e: Endpoint) => (e.token ? { Authorization: `Bearer ${e.token}` } : {});
@@ -78,7 +90,7 @@ export const CLIENTS: ClientDefinition[] = [
     name: 'Cursor',
     file: (ctx) => join(ctx.home, '.cursor', 'mcp.json'),
     markers: (ctx) => [join(ctx.home, '.cursor')],
-    jsonc: false,
+    jsonc: true,
     container: ['mcpServers'],
     transports: ['http', 'stdio'],
     entry: (t, e) =>
@@ -111,13 +123,8 @@ export const CLIENTS: ClientDefinition[] = [
   {
     id: 'zed',
     name: 'Zed',
-    file: (ctx) =>
-      ctx.platform === 'win32'
-        ? join(appData(ctx), 'Zed', 'settings.json')
-        : join(ctx.home, '.config', 'zed', 'settings.json'),
-    markers: (ctx) => [
-      ctx.platform === 'win32' ? join(appData(ctx), 'Zed') : join(ctx.home, '.config', 'zed'),
-    ],
+    file: (ctx) => join(zedDir(ctx), 'settings.json'),
+    markers: (ctx) => [zedDir(ctx)],
     jsonc: true,
     container: ['context_servers'],
     transports: ['stdio'],

@@ -1,17 +1,29 @@
 // `loci setup`: finds the MCP clients on this machine, shows the change it would make
 // to each one's configuration, writes the Loci entry after backing the file up (comments
 // and formatting kept, with jsonc-parser), and audits existing entries (missing, stale
-// port or token, duplicates).
+// port or token, duplicates). It never rewrites a file it cannot parse.
 import {
+  chmodSync,
+  constants,
   copyFileSync,
   existsSync,
   mkdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname } from 'node:path';
-import { applyEdits, modify, parse, type ParseError } from 'jsonc-parser';
+import { dirname, isAbsolute } from 'node:path';
+import {
+  applyEdits,
+  format,
+  modify,
+  parse,
+  printParseErrorCode,
+  type FormattingOptions,
+  type ParseError,
+} from 'jsonc-parser';
 import type { SetupCheck, SetupPlan, SetupWriteResult } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
 import {
@@ -25,67 +37,124 @@ import {
 
 export const ENTRY_NAME = 'loci';
 
-function readConfig(
-  def: ClientDefinition,
-  file: string,
-): { text: string; data: Record<string, unknown> } {
-  if (!existsSync(file)) return { text: '', data: {} };
-  const text = readFileSync(file, 'utf8');
-  if (text.trim() === '') return { text, data: {} };
-  const errors: ParseError[] = [];
-  const data = parse(text, errors, {
-    allowTrailingComma: true,
-    disallowComments: !def.jsonc,
-  }) as unknown;
-  if (errors.length > 0 || typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new LociError(
-      'invalid-args',
-      `${file} is not valid JSON${def.jsonc ? ' (with comments)' : ''}; Loci will not edit it. Fix it, or add the entry by hand.`,
-    );
-  }
-  return { text, data: data as Record<string, unknown> };
+const BOM = '\uFEFF';
+
+interface ConfigFile {
+  exists: boolean;
+  /** The text without a byte-order mark (which some Windows editors add). */
+  text: string;
+  bom: boolean;
+  data: Record<string, unknown>;
+  /** The server entries, by name ({} when the container is absent). */
+  servers: Record<string, unknown>;
 }
 
-function container(data: Record<string, unknown>, path: string[]): Record<string, unknown> {
-  let at: unknown = data;
-  for (const key of path) at = (at as Record<string, unknown> | undefined)?.[key];
-  return typeof at === 'object' && at !== null ? (at as Record<string, unknown>) : {};
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function position(text: string, offset: number): string {
+  const before = text.slice(0, offset).split('\n');
+  return `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
 }
 
-/** Does an entry (under any name) point at Loci? A loopback /mcp URL or a `loci mcp` command. */
-export function pointsAtLoci(entry: unknown): boolean {
-  if (typeof entry !== 'object' || entry === null) return false;
-  const e = entry as Record<string, unknown>;
-  const url = String(e.url ?? e.serverUrl ?? '');
-  if (/^https?:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/mcp$/.test(url)) return true;
-  const args = Array.isArray(e.args) ? e.args.map(String) : [];
-  const command = String(e.command ?? '');
-  return (
-    (args.some((a) => /loci(\.js)?$/.test(a)) || /loci$/.test(command)) && args.includes('mcp')
+function refuse(file: string, why: string): LociError {
+  return new LociError(
+    'invalid-args',
+    `${file} ${why}; Loci will not edit it. Fix it, or add the entry by hand.`,
   );
 }
 
-function describe(entry: unknown): string {
-  return entry === undefined ? '(none)' : JSON.stringify(entry, null, 2);
+function readConfig(def: ClientDefinition, file: string): ConfigFile {
+  if (!existsSync(file)) return { exists: false, text: '', bom: false, data: {}, servers: {} };
+  const raw = readFileSync(file, 'utf8');
+  const bom = raw.startsWith(BOM);
+  const text = bom ? raw.slice(1) : raw;
+  if (text.trim() === '') return { exists: true, text, bom, data: {}, servers: {} };
+  const errors: ParseError[] = [];
+  // A strict-JSON client cannot read a comment or a trailing comma: such a file is
+  // already broken for it, and saying so beats reporting "ok".
+  const data = parse(text, errors, {
+    allowTrailingComma: def.jsonc,
+    disallowComments: !def.jsonc,
+  }) as unknown;
+  const [first] = errors;
+  if (first) {
+    throw refuse(
+      file,
+      `is not valid JSON${def.jsonc ? ' (with comments)' : ''}: ${printParseErrorCode(first.error)} at ${position(text, first.offset)}`,
+    );
+  }
+  if (!isObject(data)) throw refuse(file, 'does not hold a JSON object');
+  let at: unknown = data;
+  for (const key of def.container) {
+    at = isObject(at) ? at[key] : undefined;
+    if (at === undefined) break;
+    if (!isObject(at))
+      throw refuse(file, `has a "${def.container.join('.')}" that is not an object`);
+  }
+  return { exists: true, text, bom, data, servers: isObject(at) ? at : {} };
+}
+
+const LOCI_PROGRAM = /(^|[\\/@])loci(\.js|\.cmd|\.exe)?$/i;
+const LOCI_URL = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/mcp\/?$/;
+
+/** Does an entry (under any name) point at Loci? A loopback /mcp URL or a `loci mcp` command. */
+export function pointsAtLoci(entry: unknown): boolean {
+  if (!isObject(entry)) return false;
+  const url = String(entry.url ?? entry.serverUrl ?? '');
+  if (LOCI_URL.test(url)) return true;
+  const args = Array.isArray(entry.args) ? entry.args.map(String) : [];
+  const command = String(entry.command ?? '');
+  return (
+    (LOCI_PROGRAM.test(command) || args.some((a) => LOCI_PROGRAM.test(a))) && args.includes('mcp')
+  );
+}
+
+/** The same JSON value, whatever the order of the keys. */
+function sameJson(a: unknown, b: unknown): boolean {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canonical)
+      : isObject(v)
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, canonical(v[k])]),
+          )
+        : v;
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+function diff(path: string[], before: unknown, after: unknown): string {
+  const block = (sign: string, v: unknown) =>
+    (v === undefined ? '(none)' : JSON.stringify(v, null, 2))
+      .split('\n')
+      .map((l) => `${sign} ${l}`);
+  return [path.join('.'), ...block('-', before), ...block('+', after)].join('\n');
 }
 
 function preferred(
   def: ClientDefinition,
   wanted: SetupTransport | undefined,
   daemonRunning: boolean,
+  strict: boolean,
 ): SetupTransport {
-  if (wanted) {
-    if (!def.transports.includes(wanted)) {
-      throw new LociError(
-        'invalid-args',
-        `${def.name} takes only a ${def.transports.join(' or ')} entry from its configuration file.`,
-      );
-    }
-    return wanted;
+  if (wanted && def.transports.includes(wanted)) return wanted;
+  if (wanted && strict) {
+    throw new LociError(
+      'invalid-args',
+      `${def.name} takes only a ${def.transports.join(' or ')} entry from its configuration file.`,
+    );
   }
   // HTTP when a daemon is up (the entry names its port); stdio otherwise, which works
   // either way: `loci mcp` forwards to a daemon when one runs.
   return daemonRunning && def.transports.includes('http') ? 'http' : 'stdio';
+}
+
+/** Where the entry goes: `loci`, or the name the user already gave a Loci entry (no duplicate). */
+function entryName(servers: Record<string, unknown>): string {
+  if (ENTRY_NAME in servers) return ENTRY_NAME;
+  return Object.keys(servers).find((name) => pointsAtLoci(servers[name])) ?? ENTRY_NAME;
 }
 
 export interface SetupEnvironment {
@@ -104,6 +173,10 @@ export function findClient(id: string): ClientDefinition {
   return def;
 }
 
+/**
+ * The change for each client (one when `only` is given). A transport a client cannot take
+ * is an error for that one client; across all clients, such a client gets the one it takes.
+ */
 export function plan(
   env: SetupEnvironment,
   only?: ClientId,
@@ -113,36 +186,85 @@ export function plan(
   return defs.map((def) => {
     const file = def.file(env.ctx);
     const installed = def.markers(env.ctx).some(existsSync);
-    const t = preferred(def, transport, env.daemonRunning);
-    let before: unknown;
-    let problem: string | null = null;
-    try {
-      before = container(readConfig(def, file).data, def.container)[ENTRY_NAME];
-    } catch (err) {
-      problem = (err as Error).message;
-    }
+    const t = preferred(def, transport, env.daemonRunning, Boolean(only));
     const after = def.entry(t, env.endpoint);
-    const action = problem
-      ? 'blocked'
-      : before === undefined
-        ? 'add'
-        : JSON.stringify(before) === JSON.stringify(after)
-          ? 'unchanged'
-          : 'update';
+    let config: ConfigFile;
+    try {
+      config = readConfig(def, file);
+    } catch (err) {
+      return {
+        client: def.id,
+        name: def.name,
+        installed,
+        file,
+        transport: t,
+        entry: ENTRY_NAME,
+        action: 'blocked',
+        before: null,
+        after,
+        diff: '',
+        problem: (err as Error).message,
+      };
+    }
+    const entry = entryName(config.servers);
+    const before = config.servers[entry];
+    const action = before === undefined ? 'add' : sameJson(before, after) ? 'unchanged' : 'update';
     return {
       client: def.id,
       name: def.name,
       installed,
       file,
       transport: t,
+      entry,
       action,
-      before: before === undefined ? null : (before as Record<string, unknown>),
+      before: isObject(before) ? before : null,
       after,
-      diff:
-        action === 'unchanged' || problem ? '' : `--- ${describe(before)}\n+++ ${describe(after)}`,
-      problem,
+      diff: action === 'unchanged' ? '' : diff([...def.container, entry], before, after),
+      problem: null,
     };
   });
+}
+
+/** Indentation and line ends as the file already has them (a new file: two spaces, \n). */
+function formattingOf(text: string): FormattingOptions {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const indent = (/^([ \t]+)"/m.exec(text) ?? /^([ \t]+)\S/m.exec(text))?.[1] ?? '  ';
+  return indent.startsWith('\t')
+    ? { insertSpaces: false, tabSize: 4, eol }
+    : { insertSpaces: true, tabSize: indent.length, eol };
+}
+
+/**
+ * Sets one value, formatting only what is inserted and the tokens around it. (jsonc-parser
+ * formats whole lines around an insertion, which would reflow a one-line sibling entry.)
+ */
+function setEntry(text: string, path: string[], value: unknown, fo: FormattingOptions): string {
+  const edits = modify(text, path, value, {});
+  const [edit] = edits;
+  if (!edit || edits.length > 1)
+    return applyEdits(text, modify(text, path, value, { formattingOptions: fo }));
+  const inserted = applyEdits(text, [edit]);
+  let begin = edit.offset;
+  let end = edit.offset + edit.content.length;
+  while (begin > 0 && /\s/.test(inserted[begin - 1] ?? '')) begin--;
+  if (begin > 0) begin--;
+  while (end < inserted.length && /\s/.test(inserted[end] ?? '')) end++;
+  if (end < inserted.length) end++;
+  return applyEdits(inserted, format(inserted, { offset: begin, length: end - begin }, fo));
+}
+
+/** `<file>.loci-backup-<time>`, never overwriting an earlier backup. */
+function backUp(file: string, now: Date): string {
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  for (let n = 0; ; n++) {
+    const backup = `${file}.loci-backup-${stamp}${n ? `-${n}` : ''}`;
+    try {
+      copyFileSync(file, backup, constants.COPYFILE_EXCL);
+      return backup;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 100) throw err;
+    }
+  }
 }
 
 export function write(
@@ -157,20 +279,29 @@ export function write(
   if (p.problem) throw new LociError('invalid-args', p.problem);
   if (p.action === 'unchanged')
     return { client: id, file: p.file, backup: null, action: 'unchanged' };
-  const { text } = readConfig(def, p.file);
+  const config = readConfig(def, p.file);
+  // A configuration kept elsewhere and linked in (dotfiles) stays a link: edit its target.
+  const target = config.exists ? realpathSync(p.file) : p.file;
   let backup: string | null = null;
-  if (existsSync(p.file)) {
-    backup = `${p.file}.loci-backup-${now.toISOString().replace(/[:.]/g, '-')}`;
-    copyFileSync(p.file, backup);
+  // The entry may carry the token: a new file is private; an existing one keeps its mode.
+  let mode = 0o600;
+  if (config.exists) {
+    mode = statSync(target).mode & 0o777;
+    backup = backUp(p.file, now);
   }
-  const edits = modify(text || '{}', [...def.container, ENTRY_NAME], p.after, {
-    formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' },
-  });
-  const updated = applyEdits(text || '{}', edits);
-  mkdirSync(dirname(p.file), { recursive: true });
-  const tmp = `${p.file}.loci-tmp`;
-  writeFileSync(tmp, updated.endsWith('\n') ? updated : `${updated}\n`);
-  renameSync(tmp, p.file);
+  const formatting = formattingOf(config.text);
+  let updated = setEntry(
+    config.text.trim() === '' ? '{}' : config.text,
+    [...def.container, p.entry],
+    p.after,
+    formatting,
+  );
+  if (!updated.endsWith('\n')) updated += formatting.eol;
+  mkdirSync(dirname(target), { recursive: true });
+  const tmp = `${target}.loci-tmp`;
+  writeFileSync(tmp, config.bom ? BOM + updated : updated, { mode });
+  chmodSync(tmp, mode);
+  renameSync(tmp, target);
   return { client: id, file: p.file, backup, action: p.action as 'add' | 'update' };
 }
 
@@ -182,7 +313,7 @@ export function check(env: SetupEnvironment): SetupCheck[] {
     let status: SetupCheck['status'] = 'ok';
     let entries: [string, unknown][] = [];
     try {
-      entries = Object.entries(container(readConfig(def, file).data, def.container));
+      entries = Object.entries(readConfig(def, file).servers);
     } catch (err) {
       return {
         client: def.id,
@@ -210,28 +341,34 @@ export function check(env: SetupEnvironment): SetupCheck[] {
         `${ours.length} entries point at Loci (${ours.map(([n]) => n).join(', ')}): keep one`,
       );
     }
+    const stale = (problem: string) => {
+      problems.push(problem);
+      if (status === 'ok') status = 'stale';
+    };
     for (const [name, raw] of ours) {
       const e = raw as Record<string, unknown>;
-      const url = (e.url ?? e.serverUrl) as string | undefined;
-      if (url) {
+      const url = e.url ?? e.serverUrl;
+      if (typeof url === 'string' && url !== '') {
         if (url !== env.endpoint.url) {
-          problems.push(
+          stale(
             `"${name}" points at ${url}, but Loci ${env.daemonRunning ? 'is serving' : 'serves by default'} at ${env.endpoint.url}`,
           );
-          if (status === 'ok') status = 'stale';
         }
-        const headers = (e.headers ?? {}) as Record<string, string>;
+        const headers = isObject(e.headers) ? e.headers : {};
         const given = headers.Authorization ?? headers.authorization;
         if (env.endpoint.token && given !== `Bearer ${env.endpoint.token}`) {
-          problems.push(`"${name}" ${given ? 'has an old token' : 'sends no token'}`);
-          if (status === 'ok') status = 'stale';
+          stale(`"${name}" ${given ? 'has an old token' : 'sends no token'}`);
         }
       } else {
         const args = Array.isArray(e.args) ? e.args.map(String) : [];
-        const script = args.find((a) => /loci(\.js)?$/.test(a));
+        const command = String(e.command ?? '');
+        // An absolute node path goes stale when Node is upgraded or moved (nvm, Homebrew).
+        if (isAbsolute(command) && !existsSync(command)) {
+          stale(`"${name}" starts ${command}, which no longer exists`);
+        }
+        const script = args.find((a) => LOCI_PROGRAM.test(a) && isAbsolute(a));
         if (script && !existsSync(script)) {
-          problems.push(`"${name}" starts ${script}, which no longer exists`);
-          if (status === 'ok') status = 'stale';
+          stale(`"${name}" starts ${script}, which no longer exists`);
         }
       }
     }

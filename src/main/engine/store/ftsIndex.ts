@@ -5,6 +5,13 @@ import { identifierTerms } from '../recall/terms';
 import type { Db } from './database';
 import { stmt } from './statements';
 
+/**
+ * Column weights of BM25 (title, content, tags, identifier parts): a title hit counts
+ * most. Recall calls `bm25()` with them explicitly — a third faster than the `rank`
+ * column, which the table is also configured with for ad-hoc queries.
+ */
+export const FTS_WEIGHTS = '4.0, 1.0, 2.0, 1.0';
+
 export const FTS_CREATE_SQL = `
 CREATE VIRTUAL TABLE memory_fts USING fts5(
   title, content, tags, terms,

@@ -3,8 +3,19 @@
 // memory `quarantined`. Only rule ids leave this module; matched values never do, and
 // secretlint runs with masking on so that not even its messages carry them.
 import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import { matchSecretRules } from './secretRules';
+
+// secretlint marks every step of every lint in the process-wide performance timeline (and
+// keeps each entry in its profiler's own list); nothing ever trims them, as it is built
+// for one-shot CLI runs. In the daemon that grows without bound and each lint gets slower
+// (measured: half the daemon's CPU after a few thousand writes). Loci never reads that
+// profile, so its marks go nowhere.
+(secretLintProfiler as unknown as { perf: unknown }).perf = {
+  mark: () => undefined,
+  measure: () => undefined,
+};
 
 const SECRETLINT_CONFIG = {
   rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendedPreset }],
