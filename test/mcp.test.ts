@@ -157,8 +157,11 @@ describe('MCP tools', () => {
 
   it('keeps protocol errors protocol errors', async () => {
     const c = await connect();
-    await expect(c.callTool({ name: 'teleport', arguments: {} })).rejects.toThrow(
-      /-32602.*Unknown tool "teleport"/,
+    const err = await c.callTool({ name: 'teleport', arguments: {} }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: -32602 });
+    // The code is said once, not twice ("MCP error -32602: MCP error -32602: …").
+    expect((err as Error).message).toMatch(
+      /^MCP error -32602: Unknown tool "teleport"\. Tools: remember, recall/,
     );
     await expect(c.readResource({ uri: 'file:///etc/passwd' })).rejects.toThrow(/Unknown resource/);
     await expect(c.getPrompt({ name: 'nope' })).rejects.toThrow(/Unknown prompt/);

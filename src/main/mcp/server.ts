@@ -11,7 +11,6 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -23,6 +22,19 @@ import { describeIssues } from '../../shared/validation';
 import { createInProcessClient, type HandlerRegistry } from '../api';
 import type { ActivityLog } from '../engine/activity';
 import { toolDefinitions } from './tools';
+
+/**
+ * A JSON-RPC error for the client. The SDK sends `code` and `message` as they are; its
+ * own McpError would put "MCP error <code>:" in the message, which clients add again.
+ */
+export class ProtocolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 export const SERVER_NAME = 'loci';
 export const SERVER_VERSION = '0.1.0';
@@ -89,7 +101,7 @@ export function buildMcpServer(options: McpSessionOptions): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
     if (!tool) {
-      throw new McpError(
+      throw new ProtocolError(
         ErrorCode.InvalidParams,
         `Unknown tool "${request.params.name}". Tools: ${tools.map((t) => t.name).join(', ')}.`,
       );
@@ -165,7 +177,7 @@ export function buildMcpServer(options: McpSessionOptions): Server {
     const uri = request.params.uri;
     const match = /^memory:\/\/(.+)$/.exec(uri);
     if (!match)
-      throw new McpError(
+      throw new ProtocolError(
         ErrorCode.InvalidParams,
         `Unknown resource "${uri}": use memory://map or memory://<id>.`,
       );
@@ -176,15 +188,15 @@ export function buildMcpServer(options: McpSessionOptions): Server {
       }
       const id = MemoryIdSchema.safeParse(match[1]);
       if (!id.success)
-        throw new McpError(ErrorCode.InvalidParams, `"${match[1]}" is not a memory id.`);
+        throw new ProtocolError(ErrorCode.InvalidParams, `"${match[1]}" is not a memory id.`);
       const memory = await client().call('memory.get', withStore({ id: id.data }));
       return {
         contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(memory, null, 2) }],
       };
     } catch (err) {
-      if (err instanceof McpError) throw err;
+      if (err instanceof ProtocolError) throw err;
       const data = toErrorData(err);
-      throw new McpError(
+      throw new ProtocolError(
         data.code === 'not-found' ? ErrorCode.InvalidParams : ErrorCode.InternalError,
         data.message,
       );
@@ -211,14 +223,14 @@ export function buildMcpServer(options: McpSessionOptions): Server {
 
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     if (request.params.name !== 'bootstrap') {
-      throw new McpError(
+      throw new ProtocolError(
         ErrorCode.InvalidParams,
         `Unknown prompt "${request.params.name}". Prompts: bootstrap.`,
       );
     }
     const budget = Number(request.params.arguments?.max_tokens ?? 4000);
     if (!Number.isInteger(budget) || budget < 200 || budget > 100_000) {
-      throw new McpError(
+      throw new ProtocolError(
         ErrorCode.InvalidParams,
         'max_tokens must be a whole number from 200 to 100000.',
       );
