@@ -1,20 +1,33 @@
 #!/usr/bin/env node
-// `npm start`: builds what is stale, then runs Loci. This version of Loci is the
-// engine and its command line; the command prints the state of your default store and
-// the commands to use it.
-import { spawnSync } from 'node:child_process';
+// `npm start`: builds what is stale, then runs Loci — the daemon that serves your memory
+// to every editor over MCP (http://127.0.0.1:4747/mcp), with the API and the observatory
+// on the same port. It runs in the foreground; Ctrl+C stops it. The desktop shell
+// (Electron, tray icon) is not part of this version, so the daemon runs headless.
+import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const run = (args) => spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
 
-const build = run([join(root, 'scripts/build.mjs'), '--if-stale']);
+const build = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--if-stale'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const loci = join(root, 'bin/loci.js');
-console.log('Loci is installed. Your default store:\n');
-const stats = run([loci, 'stats']);
-if (stats.status !== 0) process.exit(stats.status ?? 1);
-console.log('\nTry:  npx loci remember "We deploy on Tuesdays"   then   npx loci recall deploy\n');
-run([loci, '--help']);
+console.log(
+  'Starting the Loci daemon (headless: the desktop app is not part of this version).\n' +
+    'Connect your editors with `npx loci setup` in another terminal.\n',
+);
+const daemon = spawn(
+  process.execPath,
+  [join(root, 'bin/loci.js'), 'serve', ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
+// Ctrl+C reaches the daemon through the terminal; a plain kill of this process is passed on.
+for (const signal of ['SIGTERM', 'SIGHUP']) process.on(signal, () => daemon.kill(signal));
+process.on('SIGINT', () => undefined);
+daemon.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

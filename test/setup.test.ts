@@ -21,7 +21,7 @@ import { parse } from 'jsonc-parser';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SetupCheckResult, SetupPlanResult, SetupWriteResult } from '../src/shared/api';
 import { LociError } from '../src/shared/errors';
-import { EXIT_CODES, runCli } from '../src/main/cli/program';
+import { EXIT_CODES, EXIT_FINDINGS, runCli } from '../src/main/cli/program';
 import { CLIENTS, type ClientId, type SetupContext } from '../src/main/engine/setup/clients';
 import { binScript } from '../src/main/engine/setup/environment';
 import {
@@ -1038,7 +1038,8 @@ describe('through the CLI', () => {
     expect(only.stderr).toContain(`${bad} is not valid JSON`);
 
     const c = await loci(['setup', 'check']);
-    expect(c.code).toBe(0);
+    // A check that finds something to fix says so in its exit code.
+    expect(c.code).toBe(EXIT_FINDINGS);
     expect(c.stdout).toMatch(/VS Code +invalid/);
     expect(read(bad)).toBe('{ "servers": { "a": } }');
 

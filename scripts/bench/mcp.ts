@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Presets, SingleBar } from 'cli-progress';
 import { findOwner } from '../../src/main/http/client';
+import { isolatedFetch } from '../../src/main/http/isolatedFetch';
 import { generator } from './corpus';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 20);
@@ -68,7 +69,11 @@ const headers = { authorization: `Bearer ${owner.token}` };
 async function connect(name: string): Promise<Client> {
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers },
+      // One signal per request: the SDK shares one per session (see isolatedFetch.ts).
+      fetch: isolatedFetch(),
+    }),
   );
   return client;
 }

@@ -9,7 +9,7 @@ import { createHandlers, createInProcessClient } from '../api';
 import { homedir } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
 import type { EventMap, EventName } from '../../shared/events';
-import { startDaemon } from '../daemon';
+import { rendererDir, startDaemon } from '../daemon';
 import { Engine } from '../engine/engine';
 import { resolveDataDir } from '../engine/store/paths';
 import { createHttpClient, findOwner, followEvents, type Owner } from '../http/client';
@@ -39,6 +39,9 @@ export const EXIT_CODES: Record<ErrorCode | 'usage', number> = {
   environment: 7,
   integrity: 8,
 };
+
+/** A check (`loci setup check`) ran and found something to fix. */
+export const EXIT_FINDINGS = 9;
 
 interface GlobalOptions {
   store?: string;
@@ -95,6 +98,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const c = colorsFor(io);
   let engine: Engine | null = null;
   let client: LociClient | null = null;
+  /** Set by a check that found problems: the command then exits with EXIT_FINDINGS. */
+  let findings = false;
 
   const program = new Command('loci')
     .description('Loci — long-term memory for AI agents, on your machine.')
@@ -644,7 +649,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       const lines = [
         `Loci is serving ${dataDir}`,
         `  MCP endpoint:  ${daemon.url}/mcp${daemon.token ? '  (header  Authorization: Bearer <token>, see `loci token show`)' : ''}`,
-        `  Observatory:   ${daemon.observatoryUrl}`,
+        rendererDir()
+          ? `  Observatory:   ${daemon.observatoryUrl}`
+          : '  Observatory:   not built in this installation',
         `  Connect an editor: loci setup`,
         'Press Ctrl+C to stop.',
       ];
@@ -804,7 +811,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .command('check')
     .description('audit every client: missing, stale port or token, duplicate entries')
     .action(async (_o, cmd: Command) => {
-      print(cmd, await call(cmd, 'setup.check', {}), (r) => {
+      const report = await call(cmd, 'setup.check', {});
+      if (report.clients.some((x) => ['stale', 'duplicate', 'invalid'].includes(x.status))) {
+        findings = true;
+      }
+      print(cmd, report, (r) => {
         const rows = r.clients.map((x) => [x.name, x.status, x.problems.join('; ') || '—']);
         return `${fmt.table(c, ['client', 'status', 'problems'], rows)}${c.dim(`Loci endpoint: ${r.endpoint}`)}\n`;
       });
@@ -846,7 +857,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return 0;
+    return findings ? EXIT_FINDINGS : 0;
   } catch (err) {
     if (err instanceof CommanderError) {
       // Help and version exit with 0 and have already printed.

@@ -193,16 +193,15 @@ export class Engine {
   private async rememberItems(name: string | undefined, items: RememberItem[], actor: Actor) {
     const store = await this.store(name);
     const prepared = await prepareMemories(items);
-    const results = insertMemories(store, prepared, actor, {
+    const { results, created } = insertMemories(store, prepared, actor, {
       newId: () => this.newId(),
       now: this.now(),
     });
-    const created = results.filter((r) => !r.duplicate).map((r) => r.id);
     if (created.length > 0) {
-      this.semantic.memoriesChanged(store, created);
+      this.semantic.memoriesCreated(store, created);
       this.events.emit('memory.changed', {
         store: store.name,
-        ids: created,
+        ids: created.map((m) => m.id),
         change: 'created',
         actor: actorName(actor),
       });

@@ -198,4 +198,50 @@ describe('embeddings with a model installed', () => {
     expect(stats.vectors.pending).toBe(0);
     expect(stats.vectors.embedded).toBe(stats.memories.live);
   });
+
+  it('embeds only what a one-shot write made when a large backlog waits (after a model change)', async () => {
+    const t = await open();
+    await t.cli.call('memory.rememberMany', {
+      items: Array.from({ length: 600 }, (_, i) => ({
+        content: `deploy note ${i} for the ingest service`,
+      })),
+    });
+    await t.cli.call('models.use', { id: 'none' });
+    // The next write embeds itself, not the 600 waiting for the new model.
+    const { id } = await t.cli.call('memory.remember', {
+      content: 'The ingest service moved to the new cluster.',
+    });
+    const store = await t.engine.store(undefined);
+    const mine = stmt(
+      store.db,
+      'SELECT e.model FROM memory_embedding e JOIN memory m ON m.rid = e.rid WHERE m.id = ?',
+    ).all(id) as { model: string }[];
+    expect(mine.map((r) => r.model)).toEqual(['hash-384-v1']);
+    expect((await t.cli.call('stats.get', {})).vectors).toMatchObject({
+      embedded: 1,
+      pending: 600,
+    });
+    const r = await t.cli.call('memory.recall', { query: 'ingest service cluster' });
+    expect(r.degraded.join(' ')).toMatch(/600 memories are not embedded yet/);
+  });
+
+  it('drops an edited memory from the pre-filter until its new vector is in', async () => {
+    const t = await open({ env: {}, embedWrites: 'background' });
+    const { id } = await t.cli.call('memory.remember', {
+      content: 'The cache TTL is five minutes.',
+    });
+    await t.engine.semantic.idle();
+    const index = (
+      t.engine.semantic as unknown as { runtimes: Map<string, { index: VectorIndex }> }
+    ).runtimes.get('default')!.index;
+    expect(index.size).toBe(1);
+    // The moment the edit is announced, its old vector is deleted and out of the index.
+    let sizeAtEdit = -1;
+    const off = t.engine.events.on('memory.changed', () => (sizeAtEdit = index.size));
+    await t.cli.call('memory.update', { id, content: 'The cache TTL is ten minutes now.' });
+    off();
+    expect(sizeAtEdit).toBe(0);
+    await t.engine.semantic.idle();
+    expect(index.size).toBe(1);
+  });
 });

@@ -20,6 +20,7 @@ import { calibrate, readCalibration, threshold } from './recall/calibration';
 import { notEmbeddedNote, type RecallContext } from './recall/recall';
 import { Recognizer } from './recall/recognizer';
 import { VectorIndex } from './recall/vectorIndex';
+import type { CreatedMemory } from './memory/remember';
 import type { OpenStore } from './store/registry';
 import { stmt } from './store/statements';
 
@@ -133,18 +134,28 @@ export class Semantic {
     return r.recognizer;
   }
 
+  /** New memories join the recogniser (when it is built) without being read back. */
+  memoriesCreated(store: OpenStore, created: readonly CreatedMemory[]): void {
+    const rec = this.runtime(store).recognizer;
+    if (rec) for (const m of created) rec.add(m.rid, m.title, m.content);
+  }
+
   /** Keeps the recogniser in step after memories changed (by id). */
   memoriesChanged(store: OpenStore, ids: string[]): void {
     const rec = this.runtime(store).recognizer;
     const index = this.runtime(store).index;
     if (!rec && !index) return;
     const get = stmt(store.db, 'SELECT rid, title, content, deleted_at FROM memory WHERE id = ?');
+    const hasVector = stmt(store.db, 'SELECT 1 FROM memory_embedding WHERE rid = ? AND model = ?');
     for (const id of ids) {
       const row = get.get(id) as
         { rid: number; title: string; content: string; deleted_at: number | null } | undefined;
       if (!row) continue; // erased: the recogniser drops it lazily below
-      if (row.deleted_at === null) rec?.add(row.rid, row.title, row.content);
-      else {
+      if (row.deleted_at === null) {
+        rec?.add(row.rid, row.title, row.content);
+        // An edit deletes the stored vector: its code must not stay in the pre-filter.
+        if (index && !hasVector.get(row.rid, index.model)) index.remove(row.rid);
+      } else {
         rec?.remove(row.rid);
         index?.remove(row.rid);
         this.dropPending(store, row.rid);
@@ -164,19 +175,33 @@ export class Semantic {
    * New memories (`created`, by id) join the known backlog; any other write (an edit, a
    * restore) makes it unknown, to be looked for again.
    */
-  async afterWrite(store: OpenStore, created?: readonly string[]): Promise<void> {
+  async afterWrite(store: OpenStore, created?: readonly CreatedMemory[]): Promise<void> {
     const r = this.runtime(store);
     if (created && r.pending) {
-      const rid = stmt(store.db, 'SELECT rid FROM memory WHERE id = ?').pluck();
-      for (const id of created) r.pending.add(rid.get(id) as number);
+      for (const m of created) r.pending.add(m.rid);
     } else if (created && r.counted !== null) {
       r.counted += created.length;
     } else {
       r.pending = null;
       r.counted = null;
     }
-    const run = this.scheduleBackfill(store);
-    if (this.options.embedWrites === 'await') await run;
+    if (this.options.embedWrites === 'background') {
+      void this.scheduleBackfill(store);
+      return;
+    }
+    // A one-shot process embeds what it wrote before it returns; a large backlog (after
+    // a model change) is `loci embed`'s work, not a single write's.
+    if (this.missing(store) <= AWAIT_BACKFILL_LIMIT) {
+      await this.scheduleBackfill(store);
+    } else if (created) {
+      const embedder = await this.embedding.embedder();
+      await backfill(store.db, embedder, this.index(store), this.options.now, {
+        rids: created.map((m) => m.rid),
+        batch: this.options.config.embedding.batch_size,
+      });
+      r.pending = null;
+      r.counted = null;
+    }
   }
 
   /** Starts (or queues) the backfill of a store. Resolves when nothing is missing. */
@@ -196,6 +221,7 @@ export class Semantic {
             onProgress: (p) =>
               this.options.events.emit('embedding.progressed', { store: store.name, ...p }),
             shouldStop: () => this.closed,
+            batch: this.options.config.embedding.batch_size,
             ...(r.pending ? { rids: [...r.pending] } : {}),
           });
         } while (r.again && !this.closed);
@@ -409,13 +435,16 @@ export class Semantic {
     return this.listModels();
   }
 
-  /** After a model change: vectors of the new model are filled in the background. */
+  /**
+   * After a model change: the daemon fills in the new model's vectors in the background;
+   * a one-shot process leaves them to `loci embed` (it would be cut off at exit).
+   */
   private async reconfigure(configured: string, openStores: OpenStore[]): Promise<void> {
     await this.embedding.reconfigure(configured);
     for (const store of openStores) {
       const r = this.runtime(store);
       r.index = null;
-      void this.scheduleBackfill(store);
+      if (this.options.embedWrites === 'background') void this.scheduleBackfill(store);
     }
   }
 

@@ -10,6 +10,7 @@ import { createHandlers } from '../api';
 import { Engine } from '../engine/engine';
 import { resolveDataDir } from '../engine/store/paths';
 import { findOwner } from '../http/client';
+import { isolatedFetch } from '../http/isolatedFetch';
 import { buildMcpServer } from './server';
 
 export const DEFAULT_INIT_TIMEOUT_MS = 60_000;
@@ -58,6 +59,7 @@ export async function runStdio(options: StdioOptions = {}): Promise<number> {
       requestInit: {
         headers: { authorization: `Bearer ${owner.token}`, 'x-loci-transport': 'stdio-proxy' },
       },
+      fetch: isolatedFetch(),
     });
     stdio.onmessage = (message) => {
       if (isInitialize(message)) initialized = true;

@@ -7,6 +7,7 @@ import { stmt } from '../store/statements';
 import { binaryCode, type VectorIndex } from '../recall/vectorIndex';
 import type { Embedder } from './types';
 
+/** Memories embedded (and committed) together, unless the configuration says otherwise. */
 export const BACKFILL_BATCH = 32;
 
 /** What is embedded for a memory: its title when it adds to the content, then the content. */
@@ -25,6 +26,24 @@ export function missingCount(db: Db, model: string): number {
   ).n;
 }
 
+/**
+ * Runs a write at synchronous=NORMAL. Vectors are derived data: a power cut may lose the
+ * last batches (never corrupt the database, in WAL mode), and the next backfill finds
+ * them missing and embeds them again. Memories themselves are always written at FULL;
+ * skipping the fsync here keeps a backlog of cheap vectors from costing one fsync each
+ * 32 memories.
+ */
+function withoutFsync<T>(db: Db, write: () => T): T {
+  const previous = db.pragma('synchronous', { simple: true }) as number;
+  if (previous <= 1) return write();
+  db.pragma('synchronous = NORMAL');
+  try {
+    return write();
+  } finally {
+    db.pragma(`synchronous = ${previous}`);
+  }
+}
+
 export interface BackfillProgress {
   model: string;
   done: number;
@@ -39,6 +58,8 @@ export interface BackfillOptions {
    * tracks its own writes): only those are read, instead of scanning the whole store.
    */
   rids?: readonly number[];
+  /** Memories per embedding call and commit (`embedding.batch_size`). */
+  batch?: number;
 }
 
 type Row = { rid: number; title: string; content: string; hash: string };
@@ -57,6 +78,7 @@ export async function backfill(
 ): Promise<number> {
   const model = embedder.id;
   const shouldStop = options.shouldStop ?? (() => false);
+  const batch = options.batch ?? BACKFILL_BATCH;
   const total = options.rids ? options.rids.length : missingCount(db, model);
   let done = 0;
   if (total === 0) return 0;
@@ -84,9 +106,9 @@ export async function backfill(
   let after = 0;
   let offset = 0;
   const nextBatch = (): Row[] => {
-    if (!known) return scan.all(model, after, BACKFILL_BATCH) as Row[];
+    if (!known) return scan.all(model, after, batch) as Row[];
     const rows: Row[] = [];
-    while (rows.length < BACKFILL_BATCH && offset < known.length) {
+    while (rows.length < batch && offset < known.length) {
       const row = one.get(model, known[offset++]) as Row | undefined;
       if (row) rows.push(row);
     }
@@ -101,24 +123,28 @@ export async function backfill(
       'passage',
     );
     const at = now();
-    db.transaction(() => {
-      rows.forEach((row, i) => {
-        const v = vectors[i] as Float32Array;
-        const code = binaryCode(v);
-        const info = write.run(
-          row.rid,
-          model,
-          v.length,
-          Buffer.from(v.buffer, v.byteOffset, v.byteLength),
-          code,
-          at,
-          row.rid,
-          row.hash,
-          row.title,
-        );
-        if (info.changes > 0) index.upsert(row.rid, v);
-      });
-    })();
+    const landed: [number, Float32Array][] = [];
+    withoutFsync(db, () =>
+      db.transaction(() => {
+        rows.forEach((row, i) => {
+          const v = vectors[i] as Float32Array;
+          const info = write.run(
+            row.rid,
+            model,
+            v.length,
+            Buffer.from(v.buffer, v.byteOffset, v.byteLength),
+            binaryCode(v),
+            at,
+            row.rid,
+            row.hash,
+            row.title,
+          );
+          if (info.changes > 0) landed.push([row.rid, v]);
+        });
+      })(),
+    );
+    // Only what committed joins the in-memory index.
+    for (const [rid, v] of landed) index.upsert(rid, v);
     done += rows.length;
     options.onProgress?.({ model, done: Math.min(done, total), total });
     // Let recalls and other requests in between batches.

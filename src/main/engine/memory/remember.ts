@@ -131,12 +131,20 @@ export interface InsertOptions {
  * Writes prepared memories in one transaction. Exact duplicates (same normalised
  * content, visible to the caller, not deleted) return the existing id instead.
  */
+/** A memory a batch created, as the in-memory indexes need it (no need to read it back). */
+export interface CreatedMemory {
+  id: string;
+  rid: number;
+  title: string;
+  content: string;
+}
+
 export function insertMemories(
   store: OpenStore,
   items: PreparedMemory[],
   actor: Actor,
   { newId, now }: InsertOptions,
-): RememberResult[] {
+): { results: RememberResult[]; created: CreatedMemory[] } {
   const { db, audit } = store;
   const vis = visibilityFilter(actor, { ownershipOnly: true });
   const findDuplicate = stmt(
@@ -162,6 +170,7 @@ export function insertMemories(
   const firstReview = rehearse(newFsrsState(now), now);
   return db.transaction(() => {
     const results: RememberResult[] = [];
+    const created: CreatedMemory[] = [];
     const inBatch = new Map<string, RememberResult>();
     for (const item of items) {
       const dupKey = item.hash;
@@ -238,8 +247,9 @@ export function insertMemories(
       );
       const r = { id, duplicate: false, quarantined };
       results.push(r);
+      created.push({ id, rid, title: item.title, content: item.content });
       inBatch.set(dupKey, r);
     }
-    return results;
+    return { results, created };
   })();
 }

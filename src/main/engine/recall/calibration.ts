@@ -3,9 +3,13 @@
 // is calibrated on the store itself. Questions are built from sampled memories; each is
 // searched twice: with its memory in the store (answerable) and with it left out (the
 // store's own near miss: what is closest when the fact is absent), and off-topic questions
-// with no lexical match are added to the unanswerable side. The threshold that best
-// separates the top similarities (highest balanced accuracy) is kept per store and model.
-// Until a store is calibrated, the model's catalogue default applies.
+// with no lexical match are added to the unanswerable side. The bar is the threshold that
+// best separates the top similarities (highest balanced accuracy), lowered if needed so
+// that at most 5 % of answerable questions fall below it — but never below the floor,
+// the level under which vector neighbours are noise (off-topic). Where floor and budget
+// conflict, the floor wins: the budget can then be exceeded, and the result says so in
+// its balanced accuracy. Both are kept per store and model; until a store is calibrated,
+// the model's catalogue default applies.
 import type { CalibrationResult } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
 import type { Embedder } from '../embed/types';
@@ -122,7 +126,9 @@ export async function calibrate(
   const live = (
     stmt(
       store.db,
-      `SELECT COUNT(*) AS n FROM memory WHERE deleted_at IS NULL AND trust = 'trusted'`,
+      // Every live memory has a vector (quarantined ones too): the same count the index
+      // holds, which recalibration compares against.
+      'SELECT COUNT(*) AS n FROM memory WHERE deleted_at IS NULL',
     ).get() as { n: number }
   ).n;
   if (index.size < 10) {

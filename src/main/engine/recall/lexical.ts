@@ -60,12 +60,3 @@ export function lexicalSearch(
   }
   return { hits, units: units.length, tiersRun };
 }
-
-/**
- * A score in 0…1 that follows the tier order: with n units, a memory matching k of
- * them scores in [(k−1)/n, k/n), placed within that band by BM25 as x/(1+x).
- */
-export function lexicalScore(hit: LexicalHit, units: number): number {
-  const within = hit.bm25 / (1 + hit.bm25);
-  return units === 0 ? 0 : (hit.matched - 1 + within) / units;
-}

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { finalScore, mmr, rrf, squashActivation, wordJaccard } from './ranking';
 
@@ -76,5 +77,70 @@ describe('mmr', () => {
   it('computes word Jaccard', () => {
     expect(wordJaccard('a b c', 'b c d')).toBeCloseTo(0.5, 10);
     expect(wordJaccard('', 'x')).toBe(0);
+  });
+});
+
+describe('mmr, incremental', () => {
+  /** The definition, the slow way: every redundancy recomputed against every pick. */
+  function naiveMmr(scores: number[], sim: number[][], k: number, lambda: number): number[] {
+    const chosen: number[] = [];
+    const rest = scores.map((_, i) => i);
+    while (chosen.length < k && rest.length > 0) {
+      let bestIndex = 0;
+      let best = -Infinity;
+      rest.forEach((i, at) => {
+        const redundancy = chosen.length === 0 ? 0 : Math.max(...chosen.map((c) => sim[i]![c]!));
+        const value = lambda * scores[i]! - (1 - lambda) * redundancy;
+        if (value > best) {
+          best = value;
+          bestIndex = at;
+        }
+      });
+      chosen.push(rest.splice(bestIndex, 1)[0]!);
+    }
+    return chosen;
+  }
+
+  it('picks exactly what the definition picks, asking each pair once at most', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 25 }).chain((n) =>
+          fc.tuple(
+            fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: n, maxLength: n }),
+            fc.array(
+              fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: n, maxLength: n }),
+              {
+                minLength: n,
+                maxLength: n,
+              },
+            ),
+            fc.integer({ min: 1, max: 12 }),
+            fc.double({ min: 0, max: 1, noNaN: true }),
+          ),
+        ),
+        ([scores, raw, k, lambda]) => {
+          const n = scores.length;
+          const sim = raw.map((row, i) =>
+            row.map((v, j) => (i === j ? 1 : i < j ? v : raw[j]![i]!)),
+          );
+          const asked = new Set<string>();
+          const got = mmr(
+            scores.map((_, i) => i),
+            (i) => scores[i]!,
+            (a, b) => {
+              const key = `${Math.min(a, b)}:${Math.max(a, b)}`;
+              expect(asked.has(key)).toBe(false);
+              asked.add(key);
+              return sim[a]![b]!;
+            },
+            k,
+            lambda,
+          );
+          expect(got).toEqual(naiveMmr(scores, sim, k, lambda));
+          expect(asked.size).toBeLessThanOrEqual(k * n);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

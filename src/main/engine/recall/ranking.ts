@@ -42,7 +42,9 @@ export function rrf(ranks: (number | null)[], k: number, branches: number): numb
 
 /**
  * Maximal marginal relevance: picks, one at a time, the item with the best
- * λ · score − (1 − λ) · (its highest similarity to an item already picked).
+ * λ · score − (1 − λ) · (its highest similarity to an item already picked). Each item's
+ * highest similarity is updated with the one just picked, so similarity is asked for
+ * once per pair at most (k · n calls, not k² · n).
  */
 export function mmr<T>(
   items: T[],
@@ -52,30 +54,40 @@ export function mmr<T>(
   lambda: number,
 ): T[] {
   const chosen: T[] = [];
-  const rest = [...items];
+  const rest = items.map((item) => ({ item, score: score(item), redundancy: 0 }));
   while (chosen.length < k && rest.length > 0) {
     let bestIndex = 0;
     let best = -Infinity;
-    rest.forEach((item, i) => {
-      const redundancy =
-        chosen.length === 0 ? 0 : Math.max(...chosen.map((c) => similarity(item, c)));
-      const value = lambda * score(item) - (1 - lambda) * redundancy;
+    rest.forEach((r, i) => {
+      const value = lambda * r.score - (1 - lambda) * r.redundancy;
       if (value > best) {
         best = value;
         bestIndex = i;
       }
     });
-    chosen.push(rest.splice(bestIndex, 1)[0] as T);
+    const picked = (rest.splice(bestIndex, 1)[0] as (typeof rest)[number]).item;
+    chosen.push(picked);
+    if (chosen.length < k) {
+      for (const r of rest) r.redundancy = Math.max(r.redundancy, similarity(r.item, picked));
+    }
   }
   return chosen;
 }
 
-/** Jaccard similarity of the word sets of two texts (used when vectors are missing). */
-export function wordJaccard(a: string, b: string): number {
-  const wa = new Set(a.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
-  const wb = new Set(b.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+/** The word set wordJaccard compares, for callers that compare one text many times. */
+export function wordSet(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+}
+
+/** Jaccard similarity of two word sets. */
+export function setJaccard(wa: Set<string>, wb: Set<string>): number {
   if (wa.size === 0 || wb.size === 0) return 0;
   let inter = 0;
   for (const w of wa) if (wb.has(w)) inter++;
   return inter / (wa.size + wb.size - inter);
+}
+
+/** Jaccard similarity of the word sets of two texts (used when vectors are missing). */
+export function wordJaccard(a: string, b: string): number {
+  return setJaccard(wordSet(a), wordSet(b));
 }

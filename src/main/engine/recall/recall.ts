@@ -31,7 +31,7 @@ import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { applyBudget, loadTokenCounter, truncateText } from './budget';
 import { lexicalSearch, type Filter, type LexicalHit } from './lexical';
-import { finalScore, mmr, rrf, wordJaccard } from './ranking';
+import { finalScore, mmr, rrf, setJaccard, wordSet } from './ranking';
 import type { Thresholds } from './calibration';
 import type { Recognizer } from './recognizer';
 import { spreadActivation } from './spreading';
@@ -496,15 +496,24 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
     ctx,
     pool.map((c) => c.rid),
   );
-  const text = (c: Candidate) =>
-    embeddingText((c.row as MemoryRow).title, (c.row as MemoryRow).content.slice(0, 400));
+  // Without both vectors, the word overlap of title and head stands in (sets built once).
+  const words = new Map<number, Set<string>>();
+  const wordsOf = (c: Candidate) => {
+    let w = words.get(c.rid);
+    if (!w) {
+      const row = c.row as MemoryRow;
+      w = wordSet(embeddingText(row.title, row.content.slice(0, 400)));
+      words.set(c.rid, w);
+    }
+    return w;
+  };
   const chosen = mmr(
     pool,
     (c) => c.final,
     (a, b) => {
       const va = vectors.get(a.rid);
       const vb = vectors.get(b.rid);
-      return va && vb ? dot(va, vb) : wordJaccard(text(a), text(b));
+      return va && vb ? dot(va, vb) : setJaccard(wordsOf(a), wordsOf(b));
     },
     args.limit,
     ctx.config.mmr_lambda,

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  GramCounts,
   HEAD_CHARS,
   normalizeName,
   Recognizer,
@@ -227,5 +228,37 @@ describe('the pruned search', () => {
       expect(got.best?.score ?? null).toBe(want?.score ?? null);
       expect(got.hit?.rid ?? null).toBe(want?.hit ? want.rid : null);
     }
+  });
+});
+
+describe('GramCounts', () => {
+  it('counts like a Map through any sequence of additions and removals', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: -40, max: 40 }), fc.boolean()), { maxLength: 3000 }),
+        (ops) => {
+          const table = new GramCounts();
+          const map = new Map<number, number>();
+          for (const [raw, up] of ops) {
+            // Few distinct keys, many collisions: hashes spread over the int32 range.
+            const key = Math.imul(raw, 0x3b9aca07);
+            const have = map.get(key) ?? 0;
+            if (up) map.set(key, have + 1);
+            else if (have > 0) map.set(key, have - 1);
+            table.add(key, up ? 1 : -1);
+          }
+          for (const [key, count] of map) expect(table.get(key)).toBe(count);
+          expect(table.get(123456789)).toBe(map.get(123456789) ?? 0);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('grows past its first size and keeps every count', () => {
+    const table = new GramCounts();
+    for (let k = 1; k <= 20_000; k++) table.add(k * 7919, 1);
+    for (let k = 1; k <= 20_000; k += 2) table.add(k * 7919, -1);
+    for (let k = 1; k <= 20_000; k++) expect(table.get(k * 7919)).toBe(k % 2 === 0 ? 1 : 0);
   });
 });

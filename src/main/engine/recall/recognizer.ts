@@ -35,38 +35,120 @@ const STOPWORDS = new Set([
   'your',
 ]);
 
+// eslint-disable-next-line no-control-regex -- the whole ASCII range, controls included
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Lower case without accents (NFKD, combining marks dropped). ASCII needs neither step. */
+function fold(text: string): string {
+  return ASCII.test(text)
+    ? text.toLowerCase()
+    : text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
 export function normalizeName(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
+  const folded = fold(text);
+  return (
+    ASCII.test(folded)
+      ? folded.replace(/[^a-z0-9]+/g, ' ')
+      : folded.replace(/[^\p{L}\p{N}]+/gu, ' ')
+  ).trim();
 }
 
 /** Words, plus identifiers and dotted numbers as written (`max_pool_size`, `1.2.3`). */
 export function recognizerTokens(text: string): string[] {
-  const lower = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  const lower = fold(text);
+  const ascii = ASCII.test(lower);
   const out = new Set<string>();
-  for (const word of lower.match(/[\p{L}\p{N}]+/gu) ?? []) if (!STOPWORDS.has(word)) out.add(word);
-  for (const ident of lower.match(/[\p{L}\p{N}]+(?:[._/-][\p{L}\p{N}]+)+/gu) ?? []) out.add(ident);
-  return [...out];
-}
-
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+  for (const word of lower.match(ascii ? /[a-z0-9]+/g : /[\p{L}\p{N}]+/gu) ?? []) {
+    if (!STOPWORDS.has(word)) out.add(word);
   }
-  return h | 0;
+  const idents = ascii
+    ? /[a-z0-9]+(?:[._/-][a-z0-9]+)+/g
+    : /[\p{L}\p{N}]+(?:[._/-][\p{L}\p{N}]+)+/gu;
+  for (const ident of lower.match(idents) ?? []) out.add(ident);
+  return [...out];
 }
 
-export function trigrams(text: string): number[] {
-  const s = `_${normalizeName(text).replace(/ /g, '_')}_`;
-  const out = new Set<number>();
-  for (let i = 0; i + 3 <= s.length; i++) out.add(fnv1a(s.slice(i, i + 3)));
-  return [...out];
+/**
+ * Character trigrams of the normalised text with `_` for spaces and at both ends, each
+ * hashed (FNV-1a over its three UTF-16 units): sorted, without duplicates.
+ */
+export function trigrams(...texts: string[]): Int32Array {
+  const padded = texts.map((t) => `_${normalizeName(t).replace(/ /g, '_')}_`);
+  const out = new Int32Array(padded.reduce((n, s) => n + Math.max(0, s.length - 2), 0));
+  let n = 0;
+  for (const s of padded) {
+    for (let i = 0; i + 3 <= s.length; i++) {
+      let h = 0x811c9dc5;
+      h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+      h = Math.imul(h ^ s.charCodeAt(i + 1), 0x01000193);
+      h = Math.imul(h ^ s.charCodeAt(i + 2), 0x01000193);
+      out[n++] = h;
+    }
+  }
+  out.sort();
+  let unique = 0;
+  for (let i = 0; i < n; i++)
+    if (i === 0 || out[i] !== out[i - 1]) out[unique++] = out[i] as number;
+  return out.slice(0, unique);
+}
+
+/**
+ * How many memories hold each trigram: an open-addressing table (linear probing) with
+ * integer keys, several times faster than a Map on the write path. A key whose count
+ * falls to zero keeps its slot (so probe chains stay intact) until the next rehash.
+ */
+export class GramCounts {
+  private keys = new Int32Array(1 << 12);
+  private counts = new Int32Array(1 << 12);
+  private occupied = new Uint8Array(1 << 12);
+  private used = 0;
+
+  private slot(key: number): number {
+    const mask = this.keys.length - 1;
+    let i = Math.imul(key, 0x9e3779b1) >>> 0;
+    for (;;) {
+      i &= mask;
+      if (this.occupied[i] === 0 || this.keys[i] === key) return i;
+      i++;
+    }
+  }
+
+  get(key: number): number {
+    return this.counts[this.slot(key)] as number;
+  }
+
+  add(key: number, delta: number): void {
+    const i = this.slot(key);
+    if (this.occupied[i] === 0) {
+      if (delta <= 0) return;
+      this.occupied[i] = 1;
+      this.keys[i] = key;
+      this.used++;
+    }
+    this.counts[i] = Math.max(0, (this.counts[i] as number) + delta);
+    if (this.used * 2 > this.keys.length) this.rehash();
+  }
+
+  private rehash(): void {
+    const { keys, counts, occupied } = this;
+    let live = 0;
+    for (let i = 0; i < counts.length; i++) if ((counts[i] as number) > 0) live++;
+    let size = keys.length;
+    while (live * 4 > size) size *= 2;
+    this.keys = new Int32Array(size);
+    this.counts = new Int32Array(size);
+    this.occupied = new Uint8Array(size);
+    this.used = 0;
+    for (let i = 0; i < keys.length; i++) {
+      if (occupied[i] === 0 || (counts[i] as number) === 0) continue;
+      const j = this.slot(keys[i] as number);
+      this.occupied[j] = 1;
+      this.keys[j] = keys[i] as number;
+      this.counts[j] = counts[i] as number;
+      this.used++;
+    }
+  }
 }
 
 interface Doc {
@@ -147,7 +229,7 @@ export class Recognizer {
   private readonly tokenIds = new Map<string, number>();
   private readonly tokenDf: number[] = [];
   private readonly postings: number[][] = [];
-  private readonly gramDf = new Map<number, number>();
+  private readonly gramDf = new GramCounts();
   private readonly titles = new Map<string, number[]>();
 
   get size(): number {
@@ -173,12 +255,12 @@ export class Recognizer {
       ...titleTokens,
       ...recognizerTokens(head).map((t) => this.intern(t)),
     ]);
-    const grams = Int32Array.from(new Set([...trigrams(title), ...trigrams(head)])).sort();
+    const grams = trigrams(title, head);
     for (const t of tokens) {
       this.tokenDf[t] = (this.tokenDf[t] as number) + 1;
       (this.postings[t] as number[]).push(rid);
     }
-    for (const g of grams) this.gramDf.set(g, (this.gramDf.get(g) ?? 0) + 1);
+    for (const g of grams) this.gramDf.add(g, 1);
     const name = normalizeName(title);
     const list = this.titles.get(name);
     if (list) list.push(rid);
@@ -201,9 +283,7 @@ export class Recognizer {
       }
     }
     for (const g of doc.grams) {
-      const n = (this.gramDf.get(g) ?? 1) - 1;
-      if (n <= 0) this.gramDf.delete(g);
-      else this.gramDf.set(g, n);
+      this.gramDf.add(g, -1);
     }
     const list = this.titles.get(doc.title);
     if (list) {
@@ -267,7 +347,7 @@ export class Recognizer {
     const qWeight = qTokens.reduce((s, t) => s + this.cachedIdf(t), 0) + qUnknown * Math.log(1 + n);
     if (qWeight === 0) return { hit: null, best: null };
     const qGrams = trigrams(query).filter(
-      (g) => (this.gramDf.get(g) ?? 0) <= Math.max(1, n * COMMON_GRAM_SHARE),
+      (g) => this.gramDf.get(g) <= Math.max(1, n * COMMON_GRAM_SHARE),
     );
     const exactName = normalizeName(query);
 
