@@ -1,7 +1,15 @@
 import { statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../../../test/helpers/engine';
-import { entryPayload, GENESIS_HASH, hmacHex, type AuditRow } from './chain';
+import fc from 'fast-check';
+import {
+  canonicalJson,
+  entryPayload,
+  entryPayloadWithData,
+  GENESIS_HASH,
+  hmacHex,
+  type AuditRow,
+} from './chain';
 import { AuditKeyring } from './keyring';
 
 let t: TestEngine;
@@ -95,5 +103,38 @@ describe('the audit chain', () => {
       .call('link.create', { from: a.id, to: '01HZZZZZZZZZZZZZZZZZZZZZZZ' })
       .catch(() => undefined);
     expect((await rows()).length).toBe(before);
+  });
+});
+
+describe('the audit payload', () => {
+  it('written by hand is byte for byte the canonical JSON of the entry', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          seq: fc.nat(),
+          at: fc.nat(),
+          actor: fc.string(),
+          action: fc.string(),
+          target: fc.option(fc.string()),
+          prev_hash: fc.string(),
+        }),
+        fc.jsonValue(),
+        (row, data) => {
+          const canonical = canonicalJson({
+            v: 1,
+            seq: row.seq,
+            at: row.at,
+            actor: row.actor,
+            action: row.action,
+            target: row.target,
+            data,
+            prev: row.prev_hash,
+          });
+          expect(entryPayloadWithData(row, canonicalJson(data))).toBe(canonical);
+          expect(entryPayload({ ...row, data })).toBe(canonical);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -48,20 +48,28 @@ export function canonicalJson(value: unknown): string {
   return out;
 }
 
-/** The exact bytes an entry's HMAC covers. Changing this breaks every existing chain. */
+/**
+ * The exact bytes an entry's HMAC covers: the canonical JSON (RFC 8785) of
+ * { v: 1, seq, at, actor, action, target, data, prev }. Changing this breaks every
+ * existing chain.
+ */
 export function entryPayload(
   row: Omit<AuditRow, 'hash' | 'key_id' | 'data'> & { data: unknown },
 ): string {
-  return canonicalJson({
-    v: 1,
-    seq: row.seq,
-    at: row.at,
-    actor: row.actor,
-    action: row.action,
-    target: row.target,
-    data: row.data,
-    prev: row.prev_hash,
-  });
+  return entryPayloadWithData(row, canonicalJson(row.data));
+}
+
+/**
+ * The same bytes, from data already in canonical JSON (the write path has it anyway):
+ * the keys written in canonical order, each value as RFC 8785 writes it (strings and
+ * integers exactly as JSON.stringify does).
+ */
+export function entryPayloadWithData(
+  row: Omit<AuditRow, 'hash' | 'key_id' | 'data'>,
+  dataJson: string,
+): string {
+  const j = JSON.stringify;
+  return `{"action":${j(row.action)},"actor":${j(row.actor)},"at":${j(row.at)},"data":${dataJson},"prev":${j(row.prev_hash)},"seq":${j(row.seq)},"target":${j(row.target)},"v":1}`;
 }
 
 export function hmacHex(key: Buffer, text: string): string {
@@ -105,10 +113,11 @@ export class AuditChain {
       target: entry.target,
       prev_hash: last?.hash ?? GENESIS_HASH,
     };
-    const hash = hmacHex(this.keyring.currentKey(), entryPayload({ ...base, data: entry.data }));
+    const data = canonicalJson(entry.data);
+    const hash = hmacHex(this.keyring.currentKey(), entryPayloadWithData(base, data));
     const row: AuditRow = {
       ...base,
-      data: canonicalJson(entry.data),
+      data,
       hash,
       key_id: this.keyring.currentId,
     };

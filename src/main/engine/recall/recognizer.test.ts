@@ -262,3 +262,31 @@ describe('GramCounts', () => {
     for (let k = 1; k <= 20_000; k++) expect(table.get(k * 7919)).toBe(k % 2 === 0 ? 1 : 0);
   });
 });
+
+describe('trigrams', () => {
+  const naive = (...texts: string[]) => {
+    const out = new Set<number>();
+    for (const t of texts) {
+      const s = `_${normalizeName(t).replace(/ /g, '_')}_`;
+      for (let i = 0; i + 3 <= s.length; i++) {
+        let h = 0x811c9dc5;
+        for (let j = i; j < i + 3; j++) h = Math.imul(h ^ s.charCodeAt(j), 0x01000193);
+        out.add(h | 0);
+      }
+    }
+    return [...out].sort((a, b) => a - b);
+  };
+
+  it('hashes every trigram of `_name_` once, sorted', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 60 }), { minLength: 1, maxLength: 3 }),
+        (texts) => {
+          expect(Array.from(trigrams(...texts))).toEqual(naive(...texts));
+        },
+      ),
+      { numRuns: 500 },
+    );
+    expect(Array.from(trigrams('Café  Déploiement!'))).toEqual(naive('cafe deploiement'));
+  });
+});

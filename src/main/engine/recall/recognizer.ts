@@ -74,23 +74,38 @@ export function recognizerTokens(text: string): string[] {
  * hashed (FNV-1a over its three UTF-16 units): sorted, without duplicates.
  */
 export function trigrams(...texts: string[]): Int32Array {
-  const padded = texts.map((t) => `_${normalizeName(t).replace(/ /g, '_')}_`);
-  const out = new Int32Array(padded.reduce((n, s) => n + Math.max(0, s.length - 2), 0));
+  const names = texts.map(normalizeName);
+  let size = 0;
+  for (const name of names) size += name.length;
+  const out = new Int32Array(size);
   let n = 0;
-  for (const s of padded) {
-    for (let i = 0; i + 3 <= s.length; i++) {
+  for (const name of names) {
+    // Over `_name_` with spaces read as `_`, without building that string.
+    const len = name.length + 2;
+    const at = (i: number) => {
+      if (i === 0 || i === len - 1) return 95;
+      const c = name.charCodeAt(i - 1);
+      return c === 32 ? 95 : c;
+    };
+    let a = at(0);
+    let b = len > 1 ? at(1) : 0;
+    for (let i = 2; i < len; i++) {
+      const c = at(i);
       let h = 0x811c9dc5;
-      h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-      h = Math.imul(h ^ s.charCodeAt(i + 1), 0x01000193);
-      h = Math.imul(h ^ s.charCodeAt(i + 2), 0x01000193);
+      h = Math.imul(h ^ a, 0x01000193);
+      h = Math.imul(h ^ b, 0x01000193);
+      h = Math.imul(h ^ c, 0x01000193);
       out[n++] = h;
+      a = b;
+      b = c;
     }
   }
-  out.sort();
+  const grams = out.subarray(0, n).sort();
   let unique = 0;
-  for (let i = 0; i < n; i++)
-    if (i === 0 || out[i] !== out[i - 1]) out[unique++] = out[i] as number;
-  return out.slice(0, unique);
+  for (let i = 0; i < n; i++) {
+    if (i === 0 || grams[i] !== grams[i - 1]) grams[unique++] = grams[i] as number;
+  }
+  return grams.slice(0, unique);
 }
 
 /**
