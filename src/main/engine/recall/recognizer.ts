@@ -74,9 +74,32 @@ export function recognizerTokens(text: string): string[] {
  * hashed (FNV-1a over its three UTF-16 units): sorted, without duplicates.
  */
 export function trigrams(...texts: string[]): Int32Array {
+  return uniqueGrams(texts).sort();
+}
+
+// Scratch for uniqueGrams: a hash set cleared by bumping a generation, not by zeroing.
+let seenKeys = new Int32Array(1024);
+let seenGen = new Uint32Array(1024);
+let generation = 0;
+
+/** The trigram hashes of the texts, without duplicates, in no particular order. */
+function uniqueGrams(texts: string[]): Int32Array {
   const names = texts.map(normalizeName);
   let size = 0;
   for (const name of names) size += name.length;
+  if (size * 2 > seenKeys.length) {
+    let cap = seenKeys.length;
+    while (size * 2 > cap) cap *= 2;
+    seenKeys = new Int32Array(cap);
+    seenGen = new Uint32Array(cap);
+    generation = 0;
+  }
+  generation = (generation + 1) >>> 0;
+  if (generation === 0) {
+    seenGen.fill(0);
+    generation = 1;
+  }
+  const mask = seenKeys.length - 1;
   const out = new Int32Array(size);
   let n = 0;
   for (const name of names) {
@@ -95,17 +118,23 @@ export function trigrams(...texts: string[]): Int32Array {
       h = Math.imul(h ^ a, 0x01000193);
       h = Math.imul(h ^ b, 0x01000193);
       h = Math.imul(h ^ c, 0x01000193);
-      out[n++] = h;
       a = b;
       b = c;
+      let slot = Math.imul(h, 0x9e3779b1) >>> 0;
+      for (;;) {
+        slot &= mask;
+        if (seenGen[slot] !== generation) {
+          seenGen[slot] = generation;
+          seenKeys[slot] = h;
+          out[n++] = h;
+          break;
+        }
+        if (seenKeys[slot] === h) break;
+        slot++;
+      }
     }
   }
-  const grams = out.subarray(0, n).sort();
-  let unique = 0;
-  for (let i = 0; i < n; i++) {
-    if (i === 0 || grams[i] !== grams[i - 1]) grams[unique++] = grams[i] as number;
-  }
-  return grams.slice(0, unique);
+  return out.slice(0, n);
 }
 
 /**
@@ -170,6 +199,7 @@ interface Doc {
   title: string;
   tokens: Int32Array;
   titleTokens: Int32Array;
+  /** Trigram hashes of title and head, unique, unsorted (read only when scoring). */
   grams: Int32Array;
 }
 
@@ -270,7 +300,7 @@ export class Recognizer {
       ...titleTokens,
       ...recognizerTokens(head).map((t) => this.intern(t)),
     ]);
-    const grams = trigrams(title, head);
+    const grams = uniqueGrams([title, head]);
     for (const t of tokens) {
       this.tokenDf[t] = (this.tokenDf[t] as number) + 1;
       (this.postings[t] as number[]).push(rid);
@@ -364,6 +394,7 @@ export class Recognizer {
     const qGrams = trigrams(query).filter(
       (g) => this.gramDf.get(g) <= Math.max(1, n * COMMON_GRAM_SHARE),
     );
+    const qGramSet = new Set(qGrams);
     const exactName = normalizeName(query);
 
     // Matched query weight per candidate, from the postings of the selective tokens; the
@@ -432,7 +463,7 @@ export class Recognizer {
         return;
       }
       let hits = 0;
-      for (const g of qGrams) if (has(p.doc.grams, g)) hits++;
+      for (const g of p.doc.grams) if (qGramSet.has(g)) hits++;
       const grams = qGrams.length > 0 ? hits / qGrams.length : p.qcov;
       scored.push({
         rid: p.rid,
