@@ -57,14 +57,22 @@ function fsrsParams(s: FsrsState) {
 }
 
 /** The state of a new memory: written at `now`, which counts as one access. */
+/** A batch of new memories shares one first review: its columns are computed once. */
+const firstReviewParams = new WeakMap<FsrsState, ReturnType<typeof fsrsParams>>();
+
 export function insertState(db: Db, rid: number, fsrs: FsrsState, now: number): void {
+  let params = firstReviewParams.get(fsrs);
+  if (!params) {
+    params = fsrsParams(fsrs);
+    firstReviewParams.set(fsrs, params);
+  }
   stmt(
     db,
     `INSERT INTO memory_state (rid, access_count, last_access, fsrs_state, stability, difficulty,
         elapsed_days, scheduled_days, learning_steps, reps, lapses, due, last_review)
      VALUES (@rid, 1, @now, @fsrs_state, @stability, @difficulty, @elapsed_days, @scheduled_days,
         @learning_steps, @reps, @lapses, @due, @last_review)`,
-  ).run({ rid, now, ...fsrsParams(fsrs) });
+  ).run({ rid, now, ...params });
   stmt(db, 'INSERT INTO access (rid, at) VALUES (?, ?)').run(rid, now);
 }
 

@@ -139,3 +139,25 @@ describe('queries against a real FTS5 index', () => {
     expect(search('deploy service').has(1)).toBe(true);
   });
 });
+
+describe('ASCII fast paths', () => {
+  const unicodeSplit = (word: string) => {
+    const parts = word
+      .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+      .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+      .replace(/(\p{L})(\p{N})/gu, '$1 $2')
+      .replace(/(\p{N})(\p{L})/gu, '$1 $2')
+      .split(' ')
+      .filter((p) => p.length > 0);
+    return parts.length > 1 ? parts : [];
+  };
+
+  it('split ASCII words exactly as the Unicode rules do', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z0-9]{1,24}$/), (word) => {
+        expect(splitWord(word)).toEqual(unicodeSplit(word));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

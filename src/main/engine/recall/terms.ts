@@ -32,13 +32,18 @@ const STOPWORDS = new Set([...englishStopwords, ...EXTRA_STOPWORDS]);
  * Returns [] when there is nothing to split.
  */
 export function splitWord(word: string): string[] {
-  const parts = word
-    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
-    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
-    .replace(/(\p{L})(\p{N})/gu, '$1 $2')
-    .replace(/(\p{N})(\p{L})/gu, '$1 $2')
-    .split(' ')
-    .filter((p) => p.length > 0);
+  const spaced = NON_ASCII.test(word)
+    ? word
+        .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+        .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+        .replace(/(\p{L})(\p{N})/gu, '$1 $2')
+        .replace(/(\p{N})(\p{L})/gu, '$1 $2')
+    : word
+        .replace(/([a-z])([A-Z])/g, '$1 $2')
+        .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
+        .replace(/([A-Za-z])([0-9])/g, '$1 $2')
+        .replace(/([0-9])([A-Za-z])/g, '$1 $2');
+  const parts = spaced.split(' ').filter((p) => p.length > 0);
   return parts.length > 1 ? parts : [];
 }
 
@@ -49,7 +54,7 @@ export function splitWord(word: string): string[] {
  */
 export function identifierTerms(text: string): string {
   const groups = new Set<string>();
-  for (const word of text.split(NON_WORD)) {
+  for (const word of text.split(NON_ASCII.test(text) ? NON_WORD : /[^A-Za-z0-9]+/)) {
     if (word.length < 2 || !humped(word)) continue;
     const parts = splitWord(word);
     if (parts.length > 0) groups.add(parts.join(' '));
