@@ -92,6 +92,12 @@ describe('loci (in-process)', () => {
     expect((await cli(home, ['stores', 'create', 'Bad Name'])).code).toBe(
       EXIT_CODES['invalid-args'],
     );
+    const renamed = await cli(home, ['stores', 'rename', 'work', 'job']);
+    expect(renamed.stdout).toMatch(/^Renamed store "work" to "job" \(.*job.loci\.db\)\.\n$/);
+    expect((await json(['stats', '--store', 'job'])).memories.live).toBe(1);
+    expect((await cli(home, ['stores', 'rename', 'default', 'home'])).code).toBe(
+      EXIT_CODES['invalid-args'],
+    );
   });
 
   it('gives one-line errors with distinct exit codes', async () => {

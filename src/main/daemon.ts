@@ -87,6 +87,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     });
     const displayHost = host.includes(':') ? `[${host}]` : host;
     const url = `http://${displayHost === '0.0.0.0' ? '127.0.0.1' : displayHost}:${http.port}`;
+    engine.setServing({ url, port: http.port, tokenPath: tok?.path ?? null });
     return {
       engine,
       handlers,
@@ -96,6 +97,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       tokenPath: tok?.path ?? null,
       observatoryUrl: tok ? `${url}/#token=${tok.token}` : `${url}/`,
       async close() {
+        engine.setServing(null);
         await http.close();
         await engine.close();
       },

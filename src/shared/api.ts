@@ -27,6 +27,11 @@ import {
   SetupWriteArgsSchema,
   TimelineArgsSchema,
   ModelUseArgsSchema,
+  ActivityGetArgsSchema,
+  AtlasArgsSchema,
+  OverviewArgsSchema,
+  RevertArgsSchema,
+  StoreRenameArgsSchema,
   type Evidence,
   type Layer,
   type LinkType,
@@ -354,6 +359,8 @@ export interface FindProceduresResult {
 }
 
 export interface ActivityItem {
+  /** Increasing per process: `activity.get` and `after` use it. */
+  id: number;
   at: string;
   /** `mcp:<client>`, `ui`, `cli`. */
   actor: string;
@@ -362,13 +369,89 @@ export interface ActivityItem {
   ok: boolean;
   error_code: string | null;
   duration_ms: number;
-  /** The arguments and (for reads) what the client received, shortened past a few KB. */
+  /** The arguments and what the client received (text and structured), shortened past 16 KB. */
   args: unknown;
   result: unknown;
 }
 
+/** An activity item without its payloads (the feed); `activity.get` has them. */
+export type ActivitySummary = Omit<ActivityItem, 'args' | 'result'>;
+
 export interface ActivityListResult {
-  items: ActivityItem[];
+  items: ActivitySummary[];
+}
+
+// ---------------------------------------------------------------- the atlas
+
+export interface AtlasNode {
+  id: string;
+  title: string;
+  kind: MemoryKind;
+  /** ACT-R base-level activation (null: never used since written). */
+  activation: number | null;
+  retrievability: number | null;
+  pinned: boolean;
+  trust: Trust;
+  tags: string[];
+  /** Community (Louvain over the link graph); memories without links get their own. */
+  community: number;
+  degree: number;
+}
+
+export interface AtlasLink {
+  from: string;
+  to: string;
+  type: LinkType;
+  weight: number;
+}
+
+export interface AtlasResult {
+  store: string;
+  nodes: AtlasNode[];
+  links: AtlasLink[];
+  communities: number;
+  /** Live memories in the store; more than `nodes.length` when the limit cut. */
+  total: number;
+  truncated: boolean;
+}
+
+// ---------------------------------------------------------------- system
+
+export interface SystemInfo {
+  version: string;
+  data_dir: string;
+  /** Where the daemon serves, when this engine is served over HTTP. */
+  url: string | null;
+  port: number | null;
+  token_path: string | null;
+  owner: string;
+  pid: number;
+  node: string;
+  sqlite: string;
+  platform: string;
+}
+
+export interface TokenRotateResult {
+  /** The new token: the caller's own requests need it from now on. */
+  token: string;
+  path: string;
+}
+
+export interface OverviewResult {
+  store: string;
+  days: number;
+  /** Memories created per day (UTC), oldest first, days without any included. */
+  created_per_day: { day: string; count: number }[];
+  by_kind: Record<MemoryKind, number>;
+  by_source: { source: string; count: number }[];
+  /** Recalls answered by this process (any client), most recent 1,000. */
+  recall: {
+    count: number;
+    p50_ms: number | null;
+    p95_ms: number | null;
+    /** Bucket upper bounds in ms (the last is +∞) and counts. */
+    histogram: { le_ms: number | null; count: number }[];
+  };
 }
 
 export interface ClientSession {
@@ -384,7 +467,7 @@ export interface ClientSession {
 export interface ClientListResult {
   sessions: ClientSession[];
   /** The last call of every client seen recently, connected or not. */
-  last_calls: ActivityItem[];
+  last_calls: ActivitySummary[];
 }
 
 export interface SetupPlan {
@@ -515,6 +598,13 @@ export const methods = {
   'procedure.recordOutcome': method<OutcomeResult>()(OutcomeArgsSchema),
   'procedure.find': method<FindProceduresResult>()(FindProceduresArgsSchema),
   'activity.list': method<ActivityListResult>()(ActivityArgsSchema),
+  'activity.get': method<ActivityItem>()(ActivityGetArgsSchema),
+  'memory.revert': method<MutationResult>()(RevertArgsSchema),
+  'graph.atlas': method<AtlasResult>()(AtlasArgsSchema),
+  'store.rename': method<StoreInfo>()(StoreRenameArgsSchema),
+  'stats.overview': method<OverviewResult>()(OverviewArgsSchema),
+  'system.info': method<SystemInfo>()(EmptyArgsSchema),
+  'token.rotate': method<TokenRotateResult>()(EmptyArgsSchema),
   'clients.list': method<ClientListResult>()(EmptyArgsSchema),
   'setup.plan': method<SetupPlanResult>()(SetupArgsSchema),
   'setup.write': method<SetupWriteResult>()(SetupWriteArgsSchema),

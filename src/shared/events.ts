@@ -13,10 +13,13 @@ export interface EventMap {
     actor: string;
   };
   'store.created': { store: string };
+  /** A store was renamed (the observatory follows it if it was the one shown). */
+  'store.renamed': { store: string; to: string };
   /** The background embedding of a store's memories. */
   'embedding.progressed': { store: string; model: string; done: number; total: number };
   /** A call by a client (MCP), for the activity feed. */
   'activity.recorded': {
+    id: number;
     at: string;
     actor: string;
     transport: string;
@@ -42,6 +45,7 @@ export const EVENT_NAMES: EventName[] = [
   'memory.changed',
   'link.changed',
   'store.created',
+  'store.renamed',
   'embedding.progressed',
   'models.progressed',
   'activity.recorded',

@@ -135,20 +135,29 @@ export const GetArgsSchema = z.strictObject({
   include_deleted: z.boolean().default(false),
 });
 
-export const ListArgsSchema = z.strictObject({
-  ...storeField,
-  kinds: z.array(KindSchema).optional(),
-  tags: TagsSchema.optional(),
-  /** Exact source (`user`, `agent:cursor`, `file:notes.md`, …) or a prefix ending in `:` or `*`. */
-  source: z.string().min(1).max(200).optional(),
-  trust: z.enum(['trusted', 'quarantined', 'any']).default('trusted'),
-  pinned: z.boolean().optional(),
-  deleted: z.enum(['exclude', 'include', 'only']).default('exclude'),
-  order: z.enum(['created', 'updated']).default('created'),
-  direction: z.enum(['desc', 'asc']).default('desc'),
-  cursor: z.string().max(200).optional(),
-  limit: z.number().int().min(1).max(LIMITS.listLimitMax).default(50),
-});
+export const ListArgsSchema = z
+  .strictObject({
+    ...storeField,
+    kinds: z.array(KindSchema).optional(),
+    tags: TagsSchema.optional(),
+    /** Exact source (`user`, `agent:cursor`, `file:notes.md`, …) or a prefix ending in `:` or `*`. */
+    source: z.string().min(1).max(200).optional(),
+    trust: z.enum(['trusted', 'quarantined', 'any']).default('trusted'),
+    pinned: z.boolean().optional(),
+    deleted: z.enum(['exclude', 'include', 'only']).default('exclude'),
+    order: z.enum(['created', 'updated']).default('created'),
+    direction: z.enum(['desc', 'asc']).default('desc'),
+    cursor: z.string().max(200).optional(),
+    /** Skip this many (for a list that jumps to any position); not with `cursor`. */
+    offset: z.number().int().min(0).max(10_000_000).optional(),
+    /** Only memories likely forgotten: FSRS retrievability below one half, not pinned. */
+    at_risk: z.boolean().optional(),
+    limit: z.number().int().min(1).max(LIMITS.listLimitMax).default(50),
+  })
+  .refine((a) => a.cursor === undefined || a.offset === undefined, {
+    message: 'give either cursor or offset, not both',
+    path: ['offset'],
+  });
 
 const nullableTimestamp = TimestampSchema.nullable();
 
@@ -247,6 +256,32 @@ export const ActivityArgsSchema = z.strictObject({
   limit: z.number().int().min(1).max(1000).default(100),
   client: z.string().max(200).optional(),
   tool: z.string().max(100).optional(),
+  /** Only calls after this one (by id), for following the feed. */
+  after: z.number().int().min(0).optional(),
+});
+
+export const ActivityGetArgsSchema = z.strictObject({ id: z.number().int().min(1) });
+
+export const RevertArgsSchema = z.strictObject({
+  ...storeField,
+  id: MemoryIdSchema,
+  /** The earlier version to bring back (it becomes a new version; nothing is lost). */
+  version: z.number().int().min(1),
+  expected_version: z.number().int().min(1).optional(),
+});
+
+export const AtlasArgsSchema = z.strictObject({
+  ...storeField,
+  /** The most memories to draw (the most active first). */
+  limit: z.number().int().min(1).max(20_000).default(5000),
+});
+
+export const StoreRenameArgsSchema = z.strictObject({ name: StoreNameSchema, to: StoreNameSchema });
+
+export const OverviewArgsSchema = z.strictObject({
+  ...storeField,
+  /** Memories created per day over this many days. */
+  days: z.number().int().min(1).max(3650).default(90),
 });
 
 export const SETUP_CLIENTS = [

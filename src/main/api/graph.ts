@@ -6,4 +6,5 @@ export function registerGraphHandlers(registry: HandlerRegistry, engine: Engine)
   registry.register('link.create', (args, ctx) => engine.linkCreate(args, ctx.actor));
   registry.register('link.remove', (args, ctx) => engine.linkRemove(args, ctx.actor));
   registry.register('graph.neighbors', (args, ctx) => engine.neighbors(args, ctx.actor));
+  registry.register('graph.atlas', (args, ctx) => engine.atlas(args, ctx.actor));
 }

@@ -22,5 +22,7 @@ export function registerMemoryHandlers(registry: HandlerRegistry, engine: Engine
   );
   registry.register('procedure.find', (args, ctx) => engine.findProcedures(args, ctx.actor));
   registry.register('activity.list', (args) => engine.activityList(args));
+  registry.register('activity.get', (args) => engine.activityGet(args));
+  registry.register('memory.revert', (args, ctx) => engine.revert(args, ctx.actor));
   registry.register('clients.list', () => engine.clientList());
 }

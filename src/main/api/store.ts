@@ -6,6 +6,10 @@ export function registerStoreHandlers(registry: HandlerRegistry, engine: Engine)
   registry.register('store.list', () => engine.storeList());
   registry.register('store.create', (args) => engine.storeCreate(args));
   registry.register('store.reset', (args) => engine.storeReset(args.name));
+  registry.register('store.rename', (args, ctx) => engine.storeRename(args, ctx.actor));
+  registry.register('stats.overview', (args, ctx) => engine.overview(args, ctx.actor));
+  registry.register('system.info', () => engine.systemInfo());
+  registry.register('token.rotate', () => engine.tokenRotate());
   registry.register('stats.get', (args, ctx) => engine.stats(args, ctx.actor));
   registry.register('recall.calibrate', (args) => engine.calibrate(args));
   registry.register('setup.plan', (args) => engine.setupPlan(args));

@@ -524,6 +524,18 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           : `Store "${name}" was not marked as damaged; nothing to do.\n`,
       );
     });
+  stores
+    .command('rename')
+    .description('rename a store (its memories, history and audit keys move with it)')
+    .argument('<name>', 'the store')
+    .argument('<to>', 'its new name')
+    .action(async (name: string, to: string, _o, cmd: Command) => {
+      print(
+        cmd,
+        await call(cmd, 'store.rename', { name, to }),
+        (r) => `${c.green('Renamed')} store "${name}" to "${r.name}" (${r.path}).\n`,
+      );
+    });
 
   const models = program
     .command('models')

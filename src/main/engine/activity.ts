@@ -1,7 +1,8 @@
 // The activity feed: the most recent calls made by clients (who, which tool, how long,
 // how it ended, and what they sent and received, shortened), kept in memory for the
 // Activity view and `activity.list`. A ring buffer: old entries fall off the end.
-import type { ActivityItem } from '../../shared/api';
+import type { ActivityItem, ActivitySummary } from '../../shared/api';
+import { LociError } from '../../shared/errors';
 import type { EngineEvents } from './events';
 
 export const ACTIVITY_KEEP = 2000;
@@ -17,30 +18,63 @@ export function shorten(value: unknown): unknown {
 
 export class ActivityLog {
   private readonly items: ActivityItem[] = [];
+  private nextId = 1;
 
   constructor(private readonly events: EngineEvents) {}
 
-  record(item: Omit<ActivityItem, 'args' | 'result'> & { args?: unknown; result?: unknown }): void {
-    const entry: ActivityItem = { ...item, args: shorten(item.args), result: shorten(item.result) };
+  record(
+    item: Omit<ActivityItem, 'id' | 'args' | 'result'> & { args?: unknown; result?: unknown },
+  ): ActivityItem {
+    const entry: ActivityItem = {
+      ...item,
+      id: this.nextId++,
+      args: shorten(item.args),
+      result: shorten(item.result),
+    };
     this.items.push(entry);
     if (this.items.length > ACTIVITY_KEEP) this.items.splice(0, this.items.length - ACTIVITY_KEEP);
-    const { args: _a, result: _r, ...summary } = entry;
-    this.events.emit('activity.recorded', summary);
+    this.events.emit('activity.recorded', summarize(entry));
+    return entry;
   }
 
-  /** Newest first. */
+  /** Newest first, without payloads. */
   list(filter: {
     limit: number;
     client?: string | undefined;
     tool?: string | undefined;
-  }): ActivityItem[] {
-    const out: ActivityItem[] = [];
+    after?: number | undefined;
+  }): ActivitySummary[] {
+    const out: ActivitySummary[] = [];
     for (let i = this.items.length - 1; i >= 0 && out.length < filter.limit; i--) {
       const item = this.items[i] as ActivityItem;
+      if (filter.after !== undefined && item.id <= filter.after) break;
       if (filter.client && !item.actor.includes(filter.client)) continue;
       if (filter.tool && item.tool !== filter.tool) continue;
-      out.push(item);
+      out.push(summarize(item));
     }
     return out;
   }
+
+  /** One call with what was sent and received. */
+  get(id: number): ActivityItem {
+    // Ids increase along the buffer: binary search.
+    let lo = 0;
+    let hi = this.items.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const item = this.items[mid] as ActivityItem;
+      if (item.id === id) return item;
+      if (item.id < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    throw new LociError(
+      'not-found',
+      `No call ${id} in the activity feed (it keeps the last ${ACTIVITY_KEEP} calls of this process).`,
+    );
+  }
+}
+
+function summarize(item: ActivityItem): ActivitySummary {
+  const { args: _a, result: _r, ...summary } = item;
+  return summary;
 }

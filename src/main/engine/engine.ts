@@ -21,6 +21,11 @@ import type {
   StoreListResult,
   StoreResetResult,
   ActivityItem,
+  ActivitySummary,
+  AtlasResult,
+  OverviewResult,
+  SystemInfo,
+  TokenRotateResult,
   ActivityListResult,
   CalibrationResult,
   ClientListResult,
@@ -35,6 +40,7 @@ import type {
   ModelInfo,
   ModelListResult,
 } from '../../shared/api';
+import { methods } from '../../shared/api';
 import { LociError } from '../../shared/errors';
 import type { MemoryChange } from '../../shared/events';
 import { ActivityLog } from './activity';
@@ -44,6 +50,10 @@ import { check as setupCheck, plan as setupPlan, write as setupWrite } from './s
 import { EngineEvents } from './events';
 import { outcomes, recordOutcome, wilsonLower } from './memory/procedures';
 import { memoryMap, timeline } from './memory/views';
+import { atlas } from './memory/atlas';
+import { overview, RecallLatencies } from './memory/overview';
+import { rotateToken } from './store/token';
+import { LOCI_VERSION } from '../../shared/version';
 import { loadTokenCounter } from './recall/budget';
 import { createLink, neighbors, removeLink } from './memory/links';
 import { actorName } from './memory/model';
@@ -107,6 +117,9 @@ export class Engine {
   readonly events = new EngineEvents();
   readonly activity = new ActivityLog(this.events);
   readonly clients = new ClientRegistry();
+  readonly recallLatencies = new RecallLatencies();
+  /** Where this engine is served over HTTP, set by the daemon once it listens. */
+  private serving: { url: string; port: number; tokenPath: string | null } | null = null;
   private readonly stores = new Map<string, Promise<OpenStore>>();
   private readonly pendingRehearsals = new Map<
     string,
@@ -215,7 +228,9 @@ export class Engine {
     const ctx = await this.semantic.recallContext(store, actor, this.now(), (rids, pairs) =>
       this.queueRehearsal(store.name, rids, pairs),
     );
-    return recall(ctx, args);
+    const result = await recall(ctx, args);
+    this.recallLatencies.add(result.timings.total_ms ?? 0);
+    return result;
   }
 
   async get(args: ParsedArgs<'memory.get'>, actor: Actor): Promise<MemoryView> {
@@ -224,7 +239,7 @@ export class Engine {
   }
 
   async list(args: ParsedArgs<'memory.list'>, actor: Actor): Promise<ListResult> {
-    return listMemories(await this.store(args.store), actor, args);
+    return listMemories(await this.store(args.store), actor, args, this.now());
   }
 
   async history(args: ParsedArgs<'memory.history'>, actor: Actor): Promise<HistoryResult> {
@@ -407,8 +422,76 @@ export class Engine {
     return { items: this.activity.list(args) };
   }
 
+  activityGet(args: ParsedArgs<'activity.get'>): ActivityItem {
+    return this.activity.get(args.id);
+  }
+
+  /** Brings back an earlier version's text, title, kind and tags as a new version. */
+  async revert(args: ParsedArgs<'memory.revert'>, actor: Actor): Promise<MutationResult> {
+    const store = await this.store(args.store);
+    const h = history(store, actor, args.id);
+    if (args.version === h.current_version) {
+      throw new LociError('conflict', `Version ${args.version} of ${args.id} is the current one.`);
+    }
+    const v = h.versions.find((x) => x.version === args.version);
+    if (!v) {
+      throw new LociError(
+        'not-found',
+        `${args.id} has no version ${args.version} (it has ${h.versions.map((x) => x.version).join(', ') || 'no earlier versions'}, and ${h.current_version} is current).`,
+      );
+    }
+    return this.update(
+      methods['memory.update'].schema.parse({
+        ...(args.store ? { store: args.store } : {}),
+        id: args.id,
+        content: v.content,
+        title: v.title,
+        kind: v.kind,
+        tags: v.tags,
+        ...(args.expected_version ? { expected_version: args.expected_version } : {}),
+      }),
+      actor,
+    );
+  }
+
+  async atlas(args: ParsedArgs<'graph.atlas'>, actor: Actor): Promise<AtlasResult> {
+    return atlas(await this.store(args.store), actor, args.limit, this.now());
+  }
+
+  async overview(args: ParsedArgs<'stats.overview'>, actor: Actor): Promise<OverviewResult> {
+    const store = await this.store(args.store);
+    return overview(store, actor, args.days, this.now(), this.recallLatencies);
+  }
+
+  /** The daemon says where it serves, for `system.info` and the observatory. */
+  setServing(serving: { url: string; port: number; tokenPath: string | null } | null): void {
+    this.serving = serving;
+  }
+
+  async systemInfo(): Promise<SystemInfo> {
+    const store = await this.store(undefined);
+    const sqlite = (store.db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+    return {
+      version: LOCI_VERSION,
+      data_dir: this.dataDir,
+      url: this.serving?.url ?? null,
+      port: this.serving?.port ?? null,
+      token_path: this.serving?.tokenPath ?? null,
+      owner: this.options.owner ?? 'cli',
+      pid: process.pid,
+      node: process.version,
+      sqlite,
+      platform: `${process.platform} ${process.arch}`,
+    };
+  }
+
+  /** A new daemon token; the running daemon takes it at once (it re-reads the file). */
+  tokenRotate(): TokenRotateResult {
+    return rotateToken(this.dataDir);
+  }
+
   clientList(): ClientListResult {
-    const last = new Map<string, ActivityItem>();
+    const last = new Map<string, ActivitySummary>();
     for (const item of this.activity.list({ limit: 2000 }))
       if (!last.has(item.actor)) last.set(item.actor, item);
     return { sessions: this.clients.list(), last_calls: [...last.values()] };
@@ -429,6 +512,35 @@ export class Engine {
   }
 
   /** Clears a damaged store's marker so that it opens empty; see StoreRegistry.resetCorrupt. */
+  async storeRename(args: ParsedArgs<'store.rename'>, actor: Actor): Promise<StoreInfo> {
+    const name = this.registry.resolve(args.name);
+    await this.flushRehearsals();
+    const opening = this.stores.get(name);
+    if (opening) {
+      await this.semantic.releaseStore(name);
+      this.stores.delete(name);
+      const open = await opening.catch(() => null);
+      open?.db.close();
+    }
+    const info = this.registry.rename(name, args.to);
+    if (info.name !== name) {
+      const store = await this.store(info.name);
+      store.db.transaction(() =>
+        store.audit.append(
+          {
+            actor: actorName(actor),
+            action: 'store.rename',
+            target: null,
+            data: { from: name, to: info.name },
+          },
+          this.now(),
+        ),
+      )();
+      this.events.emit('store.renamed', { store: name, to: info.name });
+    }
+    return info;
+  }
+
   storeReset(name: string): StoreResetResult {
     this.stores.delete(name);
     return { store: name, ...this.registry.resetCorrupt(name) };

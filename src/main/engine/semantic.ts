@@ -30,6 +30,8 @@ interface StoreRuntime {
   backfill: Promise<void> | null;
   /** Another backfill was asked for while one ran. */
   again: boolean;
+  /** The store is being closed (renamed): its backfill stops after the batch in hand. */
+  stopped: boolean;
   /**
    * Exactly the live memories without a vector of the index's model, when known (null:
    * they must be looked for). Kept by the writes, so that neither recall nor the backfill
@@ -77,6 +79,7 @@ export class Semantic {
         recognizer: null,
         backfill: null,
         again: false,
+        stopped: false,
         pending: null,
         counted: null,
       };
@@ -220,14 +223,14 @@ export class Semantic {
           await backfill(store.db, embedder, index, this.options.now, {
             onProgress: (p) =>
               this.options.events.emit('embedding.progressed', { store: store.name, ...p }),
-            shouldStop: () => this.closed,
+            shouldStop: () => this.closed || r.stopped,
             batch: this.options.config.embedding.batch_size,
             ...(r.pending ? { rids: [...r.pending] } : {}),
           });
-        } while (r.again && !this.closed);
+        } while (r.again && !this.closed && !r.stopped);
         // Nothing was written since the last batch found no more work (a write would have
         // asked for another round), so nothing is missing.
-        if (!this.closed) {
+        if (!this.closed && !r.stopped) {
           r.pending = new Set();
           r.counted = null;
         }
@@ -446,6 +449,15 @@ export class Semantic {
       r.index = null;
       if (this.options.embedWrites === 'background') void this.scheduleBackfill(store);
     }
+  }
+
+  /** Lets go of a store about to be closed: stops and waits for its backfill. */
+  async releaseStore(name: string): Promise<void> {
+    const r = this.runtimes.get(name);
+    if (!r) return;
+    r.stopped = true;
+    await (r.backfill ?? Promise.resolve());
+    this.runtimes.delete(name);
   }
 
   /** Resolves once no backfill runs (new writes during the wait are waited for too). */

@@ -2,6 +2,7 @@
 // memory://map) and the `bootstrap` prompt — for one client session, on any transport.
 // Tool failures are `isError` results with a clear message; protocol errors (an unknown
 // tool, resource or prompt) stay protocol errors. No business logic lives here.
+import { LOCI_VERSION } from '../../shared/version';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -37,7 +38,7 @@ export class ProtocolError extends Error {
 }
 
 export const SERVER_NAME = 'loci';
-export const SERVER_VERSION = '0.1.0';
+export const SERVER_VERSION = LOCI_VERSION;
 
 export interface McpSessionOptions {
   handlers: HandlerRegistry;
@@ -124,7 +125,7 @@ export function buildMcpServer(options: McpSessionOptions): Server {
     const parsed = tool.schema.safeParse(rawArgs);
     if (!parsed.success) {
       const message = `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error.issues)}`;
-      record(false, 'invalid-args', null);
+      record(false, 'invalid-args', { text: message });
       return {
         isError: true,
         content: [{ type: 'text', text: message }],
@@ -133,14 +134,15 @@ export function buildMcpServer(options: McpSessionOptions): Server {
     }
     try {
       const answer = await tool.run(client(), parsed.data as Record<string, unknown>);
-      record(true, null, answer.structured);
+      // What the client received: the text and the structured content.
+      record(true, null, { text: answer.text, structured: answer.structured });
       return {
         content: [{ type: 'text', text: answer.text }],
         structuredContent: answer.structured,
       };
     } catch (err) {
       const data = toErrorData(err);
-      record(false, data.code, null);
+      record(false, data.code, { text: `${data.message} (${data.code})` });
       return {
         isError: true,
         content: [{ type: 'text', text: `${data.message} (${data.code})` }],

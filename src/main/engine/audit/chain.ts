@@ -21,6 +21,7 @@ export type AuditAction =
   | 'link.remove'
   | 'procedure.outcome'
   | 'store.create'
+  | 'store.rename'
   | 'audit.key_created';
 
 export interface AuditEntryInput {

@@ -83,6 +83,26 @@ export function retrievability(state: FsrsState, now: number): number | null {
   return forgetting_curve(DECAY, days, state.stability);
 }
 
+/** Below this retrievability a memory is "at risk" (likely forgotten without a use). */
+export const AT_RISK_BELOW = 0.5;
+
+/**
+ * R depends on elapsed time only through t/S: the ratio at which it falls to
+ * AT_RISK_BELOW, found once by bisection on the library's own curve (so SQL can filter
+ * with `elapsed days > ratio × stability`).
+ */
+export const AT_RISK_RATIO = (() => {
+  let lo = 0;
+  let hi = 1;
+  while (forgetting_curve(DECAY, hi, 1) > AT_RISK_BELOW) hi *= 2;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (forgetting_curve(DECAY, mid, 1) > AT_RISK_BELOW) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+})();
+
 export const FSRS_STATE_NAMES: Record<State, 'new' | 'learning' | 'review' | 'relearning'> = {
   [State.New]: 'new',
   [State.Learning]: 'learning',

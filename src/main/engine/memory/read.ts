@@ -13,6 +13,7 @@ import { LociError } from '../../../shared/errors';
 import { MEMORY_KINDS, type ListArgs, type MemoryKind } from '../../../shared/schemas';
 import type { z } from 'zod';
 import type { ListArgsSchema } from '../../../shared/schemas';
+import { AT_RISK_RATIO } from '../cognition/fsrs';
 import { schemaVersion } from '../store/migrations';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
@@ -151,7 +152,13 @@ function decodeCursor(cursor: string): { t: number; rid: number } {
 }
 
 /** SQL conditions (on alias `m`) shared by list and its total. */
-function listFilters(args: ParsedList, actor: Actor): { where: string[]; params: unknown[] } {
+const DAY_MS = 86_400_000;
+
+function listFilters(
+  args: ParsedList,
+  actor: Actor,
+  now: number,
+): { where: string[]; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
   const vis = visibilityFilter(actor);
@@ -189,11 +196,26 @@ function listFilters(args: ParsedList, actor: Actor): { where: string[]; params:
     );
     params.push(...tags);
   }
+  if (args.at_risk) {
+    // Retrievability below AT_RISK_BELOW: elapsed days beyond a fixed multiple of the
+    // stability (see fsrs.ts). Pinned memories are never at risk.
+    where.push(
+      `m.pinned = 0 AND m.rid IN (SELECT rid FROM memory_state
+         WHERE last_review IS NOT NULL AND stability > 0
+           AND (? - last_review) > ? * stability * ${DAY_MS})`,
+    );
+    params.push(now, AT_RISK_RATIO);
+  }
   return { where, params };
 }
 
-export function listMemories(store: OpenStore, actor: Actor, args: ParsedList): ListResult {
-  const { where, params } = listFilters(args, actor);
+export function listMemories(
+  store: OpenStore,
+  actor: Actor,
+  args: ParsedList,
+  now: number,
+): ListResult {
+  const { where, params } = listFilters(args, actor, now);
   const col = args.order === 'created' ? 'm.created_at' : 'm.updated_at';
   const cmp = args.direction === 'desc' ? '<' : '>';
   const pageWhere = [...where];
@@ -207,8 +229,8 @@ export function listMemories(store: OpenStore, actor: Actor, args: ParsedList): 
   const rows = stmt(
     store.db,
     `SELECT ${MEMORY_COLUMNS} FROM memory m WHERE ${pageWhere.join(' AND ')}
-      ORDER BY ${col} ${dir}, m.rid ${dir} LIMIT ?`,
-  ).all(...pageParams, args.limit + 1) as MemoryRow[];
+      ORDER BY ${col} ${dir}, m.rid ${dir} LIMIT ? OFFSET ?`,
+  ).all(...pageParams, args.limit + 1, args.offset ?? 0) as MemoryRow[];
   const total = (
     stmt(store.db, `SELECT COUNT(*) AS n FROM memory m WHERE ${where.join(' AND ')}`).get(
       ...params,

@@ -106,6 +106,52 @@ export class StoreRegistry {
     return this.info(name);
   }
 
+  /**
+   * Renames a closed store: its folder, its metadata and its audit keys move together.
+   * `default` keeps its name (it would be recreated empty on the next call without one).
+   */
+  rename(name: string, to: string): StoreInfo {
+    this.resolve(name);
+    if (name === DEFAULT_STORE) {
+      throw new LociError(
+        'invalid-args',
+        'The default store cannot be renamed: calls without a store name use it. Create a store with the new name and move memories there instead.',
+      );
+    }
+    const parsed = StoreNameSchema.safeParse(to);
+    if (!parsed.success) {
+      throw new LociError(
+        'invalid-args',
+        `"${to}" is not a valid store name: ${parsed.error.issues[0]?.message ?? ''}`,
+      );
+    }
+    if (to === name) return this.info(name);
+    if (this.exists(to) || existsSync(storeDir(this.dataDir, to))) {
+      throw new LociError('store-exists', `A store named "${to}" already exists.`);
+    }
+    const keysFrom = AuditKeyring.keyFile(this.dataDir, name);
+    const keysTo = AuditKeyring.keyFile(this.dataDir, to);
+    if (existsSync(keysTo)) {
+      throw new LociError(
+        'store-exists',
+        `Audit keys for a store named "${to}" already exist (${keysTo}); move them away first.`,
+      );
+    }
+    renameSync(storeDir(this.dataDir, name), storeDir(this.dataDir, to));
+    try {
+      if (existsSync(keysFrom)) renameSync(keysFrom, keysTo);
+    } catch (err) {
+      // Put the folder back: a store must never be separated from its keys.
+      renameSync(storeDir(this.dataDir, to), storeDir(this.dataDir, name));
+      throw err;
+    }
+    const meta = JSON.parse(readFileSync(this.metaPath(to), 'utf8')) as StoreMeta;
+    const tmp = `${this.metaPath(to)}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ ...meta, name: to }, null, 2), { mode: 0o600 });
+    renameSync(tmp, this.metaPath(to));
+    return this.info(to);
+  }
+
   /** Resolves a store name from a call: absent means `default`; unknown is an error. */
   resolve(name: string | undefined): string {
     const target = name ?? DEFAULT_STORE;

@@ -1,0 +1,130 @@
+// The Atlas view's data: the memories of a store as a graph — nodes with what the view
+// colours and sizes them by (kind, community, activation), and the links among them.
+// Communities come from Louvain modularity over the weighted, undirected link graph
+// (graphology). Beyond `limit`, the most recently used memories are kept.
+import Graph from 'graphology';
+import louvain from 'graphology-communities-louvain';
+import type { Actor, AtlasLink, AtlasNode, AtlasResult } from '../../../shared/api';
+import type { LinkType } from '../../../shared/schemas';
+import type { OpenStore } from '../store/registry';
+import { stmt } from '../store/statements';
+import { parseTags, visibilityFilter, type MemoryRow } from './model';
+import { readUseMany } from './state';
+
+/** Rows per IN (…) list: well under SQLite's bound on host parameters. */
+const CHUNK = 4000;
+
+export function atlas(store: OpenStore, actor: Actor, limit: number, now: number): AtlasResult {
+  const vis = visibilityFilter(actor);
+  const where = `m.deleted_at IS NULL AND ${vis.sql}`;
+  const total = (
+    stmt(store.db, `SELECT COUNT(*) AS n FROM memory m WHERE ${where}`).get(...vis.params) as {
+      n: number;
+    }
+  ).n;
+  const rows = stmt(
+    store.db,
+    `SELECT m.rid, m.id, m.title, m.kind, m.pinned, m.trust, m.created_at,
+        COALESCE((SELECT json_group_array(tag) FROM memory_tag t WHERE t.rid = m.rid), '[]') AS tags
+       FROM memory m LEFT JOIN memory_state s ON s.rid = m.rid
+      WHERE ${where}
+      ORDER BY m.pinned DESC, COALESCE(s.last_access, m.created_at) DESC, m.rid DESC
+      LIMIT ?`,
+  ).all(...vis.params, limit) as (Pick<
+    MemoryRow,
+    'rid' | 'id' | 'title' | 'kind' | 'pinned' | 'trust' | 'created_at'
+  > & { tags: string })[];
+
+  const use = new Map<number, { activation: number | null; retrievability: number | null }>();
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    for (const [rid, u] of readUseMany(store.db, rows.slice(i, i + CHUNK), now)) use.set(rid, u);
+  }
+
+  const idOf = new Map(rows.map((r) => [r.rid, r.id]));
+  const links: AtlasLink[] = [];
+  for (const l of stmt(store.db, 'SELECT src, dst, type, weight FROM link').iterate() as Iterable<{
+    src: number;
+    dst: number;
+    type: LinkType;
+    weight: number;
+  }>) {
+    const from = idOf.get(l.src);
+    const to = idOf.get(l.dst);
+    if (from && to) links.push({ from, to, type: l.type, weight: l.weight });
+  }
+
+  const { community, count } = communities(
+    rows.map((r) => r.id),
+    links,
+  );
+  const degree = new Map<string, number>();
+  for (const l of links) {
+    degree.set(l.from, (degree.get(l.from) ?? 0) + 1);
+    degree.set(l.to, (degree.get(l.to) ?? 0) + 1);
+  }
+  const nodes: AtlasNode[] = rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    kind: r.kind,
+    activation: use.get(r.rid)?.activation ?? null,
+    retrievability: use.get(r.rid)?.retrievability ?? null,
+    pinned: r.pinned === 1,
+    trust: r.trust,
+    tags: parseTags(r),
+    community: community.get(r.id) ?? 0,
+    degree: degree.get(r.id) ?? 0,
+  }));
+  return {
+    store: store.name,
+    nodes,
+    links,
+    communities: count,
+    total,
+    truncated: total > rows.length,
+  };
+}
+
+/**
+ * Louvain communities over the undirected graph, links between the same two memories
+ * summed. Numbered by size, largest first (so colours stay put as the graph grows);
+ * a memory without links is a community of its own.
+ */
+export function communities(
+  ids: readonly string[],
+  links: readonly AtlasLink[],
+): { community: Map<string, number>; count: number } {
+  const graph = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
+  for (const id of ids) graph.addNode(id);
+  for (const l of links) {
+    if (l.from === l.to) continue;
+    const w = Math.max(l.weight, 0.01);
+    if (graph.hasEdge(l.from, l.to)) {
+      graph.updateEdgeAttribute(l.from, l.to, 'weight', (x: number | undefined) => (x ?? 0) + w);
+    } else graph.addEdge(l.from, l.to, { weight: w });
+  }
+  const raw: Record<string, number> =
+    graph.size > 0
+      ? louvain(graph, { getEdgeWeight: 'weight', rng: seededRandom(7) })
+      : Object.fromEntries(ids.map((id, i) => [id, i]));
+  const sizes = new Map<number, number>();
+  for (const c of Object.values(raw)) sizes.set(c, (sizes.get(c) ?? 0) + 1);
+  const order = [...sizes.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .map(([c], rank) => [c, rank] as const);
+  const rank = new Map(order);
+  const community = new Map<string, number>();
+  for (const id of ids) community.set(id, rank.get(raw[id] as number) ?? 0);
+  return { community, count: rank.size };
+}
+
+/** Louvain visits nodes in random order: seeded, the same store draws the same map. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
