@@ -3,6 +3,7 @@
 // the build works on machines where Electron's runtime is not installed.
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
+import renderer from './vite.renderer.config';
 
 export default defineConfig({
   main: {
@@ -19,4 +20,7 @@ export default defineConfig({
       },
     },
   },
+  // The observatory (src/renderer → out/renderer); its config is shared with the
+  // stand-alone dev server.
+  renderer,
 });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Prints CI's last line, `N passed, N failed`, from the JSON reports in .ci/out (vitest,
-// MCP conformance, Playwright) plus the number of steps (build, lint, …) that failed
-// outright.
+// MCP conformance, the browser tests of e2e/run.ts in Playwright's stats shape) plus the
+// number of steps (build, lint, …) that failed outright.
 import { existsSync, readFileSync } from 'node:fs';
 
 let passed = 0;

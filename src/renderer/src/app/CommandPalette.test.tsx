@@ -1,0 +1,109 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { createFakeClient } from '../testing/fakeClient';
+import { hitFixture, recallFixture, statsFixture } from '../testing/fixtures';
+import { renderWithClient } from '../testing/render';
+import { Shell } from './Shell';
+
+const DEPLOY = '01JDEPLOYAAAAAAAAAAAAAAAAA';
+const ROLLBACK = '01JROLLBACKAAAAAAAAAAAAAAA';
+
+function setup() {
+  const client = createFakeClient({
+    'stats.get': () => statsFixture(),
+    'memory.recall': (args) =>
+      recallFixture(
+        /deploy/i.test(args.query)
+          ? [
+              hitFixture(DEPLOY, 'Deploys go through ops/deploy.sh', {
+                kind: 'procedural',
+                score: 0.91,
+                why: 'matched "deploy" in the title',
+              }),
+              hitFixture(ROLLBACK, 'Rollback is deploy --previous', { score: 0.47 }),
+            ]
+          : [],
+      ),
+  });
+  window.history.replaceState(null, '', '/#/overview');
+  renderWithClient(<Shell />, client);
+  return { client, user: userEvent.setup() };
+}
+
+const dialog = () => screen.getByRole('dialog', { name: 'Search memories and views' });
+const input = () => screen.getByRole('combobox', { name: 'Search memories and views' });
+const selected = () =>
+  screen.getAllByRole('option').find((o) => o.getAttribute('aria-selected') === 'true');
+
+describe('CommandPalette', () => {
+  it('opens on Ctrl-K, recalls as you type (once per pause) and opens the chosen memory', async () => {
+    const { client, user } = setup();
+    await user.keyboard('{Control>}k{/Control}');
+    expect(dialog()).toBeTruthy();
+    expect(document.activeElement).toBe(input());
+    await user.type(input(), 'deploy');
+    const first = await screen.findByRole('option', { name: /Deploys go through ops\/deploy\.sh/ });
+    expect(client.callsOf('memory.recall')).toEqual([
+      { query: 'deploy', limit: 8, format: 'compact', rehearse: false, store: 'default' },
+    ]);
+    expect(within(first).getByText('procedural')).toBeTruthy();
+    expect(within(first).getByText('0.91')).toBeTruthy();
+    expect(within(first).getByText('matched "deploy" in the title')).toBeTruthy();
+    expect(selected()).toBe(first);
+    expect(input().getAttribute('aria-activedescendant')).toBe(first.id);
+
+    await user.keyboard('{ArrowDown}');
+    expect(selected()?.textContent).toContain('Rollback is deploy --previous');
+    await user.keyboard('{Enter}');
+    expect(window.location.hash).toBe(`#/memories/${ROLLBACK}`);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('lists the views and goes to one', async () => {
+    const { user } = setup();
+    await user.click(screen.getByRole('button', { name: /Search memories and views/ }));
+    const goTo = screen.getByRole('group', { name: 'Go to' });
+    expect(within(goTo).getByRole('option', { name: /Overview/ })).toBeTruthy();
+    window.history.replaceState(null, '', '/#/somewhere');
+    await user.type(input(), 'dashboard');
+    await screen.findByText('No memory matches “dashboard”.');
+    expect(selected()?.textContent).toContain('Overview');
+    await user.keyboard('{Enter}');
+    expect(window.location.hash).toBe('#/overview');
+  });
+
+  it('wraps around with the arrows', async () => {
+    const { user } = setup();
+    await user.keyboard('{Control>}k{/Control}');
+    await user.type(input(), 'deploy');
+    await screen.findByRole('option', { name: /Deploys go through/ });
+    await user.keyboard('{ArrowUp}');
+    expect(selected()?.textContent).toContain('Rollback is deploy --previous');
+    await user.keyboard('{ArrowDown}');
+    expect(selected()?.textContent).toContain('Deploys go through');
+  });
+
+  it('closes on Esc and gives focus back; keeps Tab inside while open', async () => {
+    const { user } = setup();
+    const trigger = screen.getByRole('button', { name: /Search memories and views/ });
+    await user.click(trigger);
+    await user.tab();
+    expect(dialog().contains(document.activeElement)).toBe(true);
+    await user.tab({ shift: true });
+    expect(dialog().contains(document.activeElement)).toBe(true);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(trigger);
+  });
+
+  it('toggles closed with Ctrl-K and makes the page behind it inert while open', async () => {
+    const { user } = setup();
+    await user.keyboard('{Control>}k{/Control}');
+    const app = document.querySelector('.shell')?.parentElement;
+    expect(app?.hasAttribute('inert')).toBe(true);
+    await user.keyboard('{Control>}k{/Control}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(app?.hasAttribute('inert')).toBe(false);
+  });
+});

@@ -1,0 +1,209 @@
+// Overview: the current store at a glance (stats.get), kept current by engine events.
+// Loading, empty (a store nobody has written to) and error states each say what to do.
+import type { StatsResult } from '../../../shared/api';
+import { Button } from '../components/Button';
+import { EmptyState } from '../components/EmptyState';
+import { ErrorState } from '../components/ErrorState';
+import { Icon } from '../components/Icon';
+import { KIND_HINTS, KINDS, KindBadge } from '../components/KindBadge';
+import { LoadingState } from '../components/LoadingState';
+import { TimeAgo } from '../components/TimeAgo';
+import { formatBytes, formatCount, formatPercent } from '../lib/format';
+import { navigate } from '../lib/router';
+import { useEngineQuery } from '../lib/useEngineQuery';
+import { useUiStore } from '../stores/uiStore';
+import { findView } from './index';
+
+function Tile({
+  label,
+  value,
+  stat,
+  note,
+}: {
+  label: string;
+  value: string;
+  stat: string;
+  note?: string;
+}) {
+  return (
+    <div className="tile">
+      <dt>{label}</dt>
+      <dd data-stat={stat}>{value}</dd>
+      {note ? <dd className="tile-note">{note}</dd> : null}
+    </div>
+  );
+}
+
+function Bar({ part, whole }: { part: number; whole: number }) {
+  const width = whole > 0 ? Math.min(100, (part / whole) * 100) : 0;
+  return (
+    <span className="bar" aria-hidden>
+      <span className="bar-fill" style={{ width: `${width}%` }} />
+    </span>
+  );
+}
+
+function Stats({ stats }: { stats: StatsResult }) {
+  const m = stats.memories;
+  const v = stats.vectors;
+  const vectorTotal = v.embedded + v.pending;
+  return (
+    <div className="overview-grid">
+      <section className="card card-wide" aria-labelledby="ov-memories">
+        <h2 id="ov-memories" className="card-title">
+          <Icon name="memories" /> Memories
+        </h2>
+        <dl className="tiles">
+          <Tile label="Live" stat="live" value={formatCount(m.live)} note="recallable now" />
+          <Tile label="Pinned" stat="pinned" value={formatCount(m.pinned)} note="always kept" />
+          <Tile
+            label="Quarantined"
+            stat="quarantined"
+            value={formatCount(m.quarantined)}
+            note="held back from recall"
+          />
+          <Tile label="Deleted" stat="deleted" value={formatCount(m.deleted)} note="restorable" />
+        </dl>
+      </section>
+
+      <section className="card" aria-labelledby="ov-kinds">
+        <h2 id="ov-kinds" className="card-title">
+          <Icon name="overview" /> By kind
+        </h2>
+        <ul className="kind-list">
+          {KINDS.map((kind) => (
+            <li key={kind} title={KIND_HINTS[kind]}>
+              <KindBadge kind={kind} />
+              <Bar part={m.by_kind[kind] ?? 0} whole={m.live} />
+              <span className="num" data-stat={`kind.${kind}`}>
+                {formatCount(m.by_kind[kind] ?? 0)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="card" aria-labelledby="ov-vectors">
+        <h2 id="ov-vectors" className="card-title">
+          <Icon name="vector" /> Vectors
+        </h2>
+        <p className="card-lead">
+          <span className={v.semantic === 'on' ? 'pill pill-ok' : 'pill pill-warn'}>
+            semantic {v.semantic}
+          </span>{' '}
+          <code className="mono">{v.model}</code>
+        </p>
+        <Bar part={v.embedded} whole={vectorTotal} />
+        <dl className="pairs">
+          <dt>Embedded</dt>
+          <dd data-stat="vectors.embedded">
+            {formatCount(v.embedded)}{' '}
+            <span className="muted">({formatPercent(v.embedded, vectorTotal)})</span>
+          </dd>
+          <dt>Pending</dt>
+          <dd data-stat="vectors.pending">{formatCount(v.pending)}</dd>
+        </dl>
+        {v.semantic === 'off' ? (
+          <p className="card-note">
+            No embedding model is in use: recall matches words, not meaning. Install one with{' '}
+            <code>loci models install</code>.
+          </p>
+        ) : null}
+      </section>
+
+      <section className="card" aria-labelledby="ov-database">
+        <h2 id="ov-database" className="card-title">
+          <Icon name="database" /> Database
+        </h2>
+        <dl className="pairs">
+          <dt>Size</dt>
+          <dd data-stat="database.size">{formatBytes(stats.database.size_bytes)}</dd>
+          <dt>Write-ahead log</dt>
+          <dd>{formatBytes(stats.database.wal_bytes)}</dd>
+          <dt>Links</dt>
+          <dd data-stat="links">{formatCount(stats.links)}</dd>
+          <dt>Versions</dt>
+          <dd>{formatCount(stats.versions)}</dd>
+          <dt>Audit entries</dt>
+          <dd>{formatCount(stats.audit_entries)}</dd>
+          <dt>Oldest</dt>
+          <dd>{stats.oldest ? <TimeAgo iso={stats.oldest} /> : '—'}</dd>
+          <dt>Newest</dt>
+          <dd>{stats.newest ? <TimeAgo iso={stats.newest} /> : '—'}</dd>
+          <dt>Schema · SQLite</dt>
+          <dd>
+            v{stats.database.schema_version} · {stats.database.sqlite_version}
+          </dd>
+        </dl>
+        <p className="card-note mono truncate" title={stats.database.path}>
+          {stats.database.path}
+        </p>
+      </section>
+    </div>
+  );
+}
+
+export default function OverviewView() {
+  const store = useUiStore((s) => s.store);
+  const query = useEngineQuery('stats.get', store ? { store } : {}, {
+    refreshOn: ['memory.changed', 'link.changed', 'embedding.progressed'],
+  });
+  const { data, error } = query;
+  const empty =
+    data && data.memories.live + data.memories.deleted + data.memories.quarantined === 0;
+  const connect = findView('connect');
+
+  return (
+    <div className="view">
+      <header className="view-header">
+        <div>
+          <h1 className="view-title">Overview</h1>
+          <p className="view-subtitle">
+            Store <strong>{data?.store ?? store ?? '…'}</strong> · updates live
+          </p>
+        </div>
+        <Button
+          icon="refresh"
+          size="sm"
+          variant="ghost"
+          onClick={query.reload}
+          busy={query.refreshing}
+        >
+          Refresh
+        </Button>
+      </header>
+      {error && data ? (
+        <ErrorState compact title="Could not refresh" error={error} onRetry={query.reload} />
+      ) : null}
+      {query.loading ? (
+        <LoadingState label="Loading the store's statistics…" />
+      ) : !data ? (
+        <ErrorState title="Could not load the statistics" error={error} onRetry={query.reload} />
+      ) : empty ? (
+        <EmptyState
+          icon="memories"
+          title={`No memories in “${data.store}” yet`}
+          {...(connect
+            ? {
+                action: {
+                  label: 'Connect an editor',
+                  icon: 'connect',
+                  onClick: () => navigate(connect.path),
+                },
+              }
+            : {})}
+        >
+          <p>
+            Memories arrive when an agent calls <em>remember</em> over MCP. Connect your editor with{' '}
+            <code>loci setup</code>, or add one yourself:
+          </p>
+          <p>
+            <code>loci remember "The deploy script lives in ops/deploy.sh"</code>
+          </p>
+        </EmptyState>
+      ) : (
+        <Stats stats={data} />
+      )}
+    </div>
+  );
+}
