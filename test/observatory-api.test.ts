@@ -317,3 +317,28 @@ describe('system.info and token.rotate', () => {
     expect(LOCI_VERSION).toBe(pkg.version);
   });
 });
+
+describe('memory.recall as a client would', () => {
+  it('shows a person what that client would get, and counts no use', async () => {
+    const t = await open();
+    const mine = await t.agent('cursor').call('memory.remember', {
+      content: 'Cursor private note: the parser cache lives in tmp/parse-cache.',
+      visibility: 'private',
+    });
+    await t.cli.call('memory.remember', {
+      content: 'Shared note: the parser cache is cleared on deploy.',
+    });
+    const asCursor = await t.cli.call('memory.recall', {
+      query: 'parser cache',
+      as_client: 'cursor',
+    });
+    const asZed = await t.cli.call('memory.recall', { query: 'parser cache', as_client: 'zed' });
+    expect(asCursor.results.map((r) => r.id)).toContain(mine.id);
+    expect(asZed.results.map((r) => r.id)).not.toContain(mine.id);
+    await t.engine.flushRehearsals();
+    expect((await t.cli.call('memory.get', { id: mine.id })).access.count).toBe(1);
+    await expect(
+      t.agent('cursor').call('memory.recall', { query: 'parser cache', as_client: 'zed' }),
+    ).rejects.toMatchObject({ code: 'forbidden' });
+  });
+});

@@ -120,6 +120,11 @@ export const RecallArgsSchema = z.strictObject({
   explain: z.boolean().default(false),
   /** Include memories another memory supersedes (hidden by default). */
   history: z.boolean().default(false),
+  /**
+   * See what this MCP client would get (its private memories, never quarantined ones),
+   * without counting it as a use. For the person at the CLI or the observatory only.
+   */
+  as_client: z.string().trim().min(1).max(100).optional(),
 });
 
 export const CalibrateArgsSchema = z.strictObject({

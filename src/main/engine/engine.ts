@@ -56,7 +56,7 @@ import { rotateToken } from './store/token';
 import { LOCI_VERSION } from '../../shared/version';
 import { loadTokenCounter } from './recall/budget';
 import { createLink, neighbors, removeLink } from './memory/links';
-import { actorName } from './memory/model';
+import { actorName, isPerson } from './memory/model';
 import {
   eraseMemory,
   forgetMemory,
@@ -223,7 +223,16 @@ export class Engine {
     return { results };
   }
 
-  async recall(args: ParsedArgs<'memory.recall'>, actor: Actor): Promise<RecallResult> {
+  async recall(args: ParsedArgs<'memory.recall'>, caller: Actor): Promise<RecallResult> {
+    let actor = caller;
+    if (args.as_client !== undefined) {
+      if (!isPerson(caller)) {
+        throw new LociError('forbidden', 'Only a person can recall as another client.');
+      }
+      // A simulation: the client's view of the store, and no rehearsal.
+      actor = { kind: 'mcp', client: args.as_client, transport: 'simulated' };
+      args = { ...args, rehearse: false, include_quarantined: false };
+    }
     const store = await this.store(args.store);
     const ctx = await this.semantic.recallContext(store, actor, this.now(), (rids, pairs) =>
       this.queueRehearsal(store.name, rids, pairs),
