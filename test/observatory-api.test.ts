@@ -342,3 +342,37 @@ describe('memory.recall as a client would', () => {
     ).rejects.toMatchObject({ code: 'forbidden' });
   });
 });
+
+describe('link.createMany', () => {
+  it('makes many links in one go, or none when one cannot be made', async () => {
+    const t = await open();
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      ids.push(
+        (await t.cli.call('memory.remember', { content: `Linked memory number ${i} here.` })).id,
+      );
+    }
+    const r = await t.cli.call('link.createMany', {
+      links: [
+        { from: ids[0]!, to: ids[1]!, weight: 0.7 },
+        { from: ids[1]!, to: ids[2]!, type: 'causes' },
+        { from: ids[0]!, to: ids[1]!, weight: 0.9 },
+      ],
+    });
+    expect(r).toMatchObject({ created: 2, updated: 1 });
+    expect((await t.cli.call('graph.atlas', {})).links).toHaveLength(2);
+    const missing = '01J0000000000000000000000X';
+    await expect(
+      t.cli.call('link.createMany', {
+        links: [
+          { from: ids[2]!, to: ids[3]! },
+          { from: ids[3]!, to: missing },
+        ],
+      }),
+    ).rejects.toMatchObject({
+      code: 'not-found',
+      message: expect.stringMatching(/^Link 2 .*No link was made\.$/),
+    });
+    expect((await t.cli.call('graph.atlas', {})).links).toHaveLength(2);
+  });
+});

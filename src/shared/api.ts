@@ -7,6 +7,7 @@ import {
   GetArgsSchema,
   IdArgsSchema,
   LinkCreateArgsSchema,
+  LinkCreateManyArgsSchema,
   LinkRemoveArgsSchema,
   ListArgsSchema,
   NeighborsArgsSchema,
@@ -295,6 +296,12 @@ export interface MutationResult {
   id: string;
   version: number;
   change: 'updated' | 'unchanged' | 'forgotten' | 'restored' | 'erased' | 'promoted' | 'tagged';
+}
+
+export interface LinkManyResult {
+  results: LinkResult[];
+  created: number;
+  updated: number;
 }
 
 export interface LinkResult {
@@ -592,6 +599,7 @@ export const methods = {
   'memory.history': method<HistoryResult>()(IdArgsSchema),
   'link.create': method<LinkResult>()(LinkCreateArgsSchema),
   'link.remove': method<LinkResult>()(LinkRemoveArgsSchema),
+  'link.createMany': method<LinkManyResult>()(LinkCreateManyArgsSchema),
   'graph.neighbors': method<NeighborsResult>()(NeighborsArgsSchema),
   'memory.timeline': method<TimelineResult>()(TimelineArgsSchema),
   'memory.map': method<MapResult>()(MapArgsSchema),

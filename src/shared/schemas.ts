@@ -212,6 +212,24 @@ export const LinkCreateArgsSchema = z
   })
   .refine((a) => a.from !== a.to, { message: 'a memory cannot be linked to itself' });
 
+export const LinkCreateManyArgsSchema = z.strictObject({
+  ...storeField,
+  /** All or nothing: one link that cannot be made (an unknown memory) makes none. */
+  links: z
+    .array(
+      z
+        .strictObject({
+          from: MemoryIdSchema,
+          to: MemoryIdSchema,
+          type: LinkTypeSchema.default('related'),
+          weight: z.number().min(0).max(1).default(0.5),
+        })
+        .refine((a) => a.from !== a.to, { message: 'a memory cannot be linked to itself' }),
+    )
+    .min(1, 'no links given')
+    .max(10_000, 'at most 10,000 links per call'),
+});
+
 export const LinkRemoveArgsSchema = z.strictObject({
   ...storeField,
   from: MemoryIdSchema,

@@ -8,6 +8,7 @@ import type {
   Actor,
   HistoryResult,
   LinkResult,
+  LinkManyResult,
   ListResult,
   MemoryView,
   MutationResult,
@@ -322,6 +323,38 @@ export class Engine {
       actor: actorName(actor),
     });
     return result;
+  }
+
+  /** Many links in one transaction (imports, bulk linking): all or none. */
+  async linkCreateMany(args: ParsedArgs<'link.createMany'>, actor: Actor): Promise<LinkManyResult> {
+    const store = await this.store(args.store);
+    const now = this.now();
+    const results = store.db.transaction(() =>
+      args.links.map((link, i) => {
+        try {
+          return createLink(store, actor, link, now);
+        } catch (err) {
+          if (err instanceof LociError) {
+            throw new LociError(
+              err.code,
+              `Link ${i + 1} (${link.from} → ${link.to}): ${err.message} No link was made.`,
+            );
+          }
+          throw err;
+        }
+      }),
+    )();
+    for (const r of results) {
+      this.events.emit('link.changed', {
+        store: store.name,
+        from: r.from,
+        to: r.to,
+        change: r.change === 'created' ? 'created' : 'updated',
+        actor: actorName(actor),
+      });
+    }
+    const created = results.filter((r) => r.change === 'created').length;
+    return { results, created, updated: results.length - created };
   }
 
   async linkRemove(args: ParsedArgs<'link.remove'>, actor: Actor): Promise<LinkResult> {
