@@ -1,17 +1,9 @@
 // Synthetic memories of realistic shape for benchmarks: notes an engineering team's
 // agents would keep (decisions, procedures, incidents, preferences), 150–900
 // characters, with identifiers, paths, versions and numbers. Deterministic per seed.
+import { mulberry32 } from '../../src/shared/random';
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 const SERVICES = [
   'billing',

@@ -22,6 +22,7 @@ import { binaryCode, searchVectors, VectorIndex } from '../../src/main/engine/re
 import { MIGRATIONS } from '../../src/main/engine/store/migrations';
 import { buildTinyModel } from '../models/tinyModel';
 import { generator } from './corpus';
+import { mulberry32 } from '../../src/shared/random';
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const KNN_SIZES = (process.env.BENCH_KNN ?? '100000,1000000').split(',').map(Number);
@@ -116,15 +117,10 @@ async function endToEnd(kind: 'hash' | 'tiny', modelRoot: string): Promise<E2eRo
 
 // ---------------------------------------------------------------- 2. vector search alone
 
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
+/** Uniform in [−0.5, 0.5), seeded. */
+function seeded(seed: number): () => number {
+  const r = mulberry32(seed);
+  return () => r() - 0.5;
 }
 
 function vectorStore(file: string) {

@@ -1,5 +1,8 @@
 // Retrieval metrics with bootstrap confidence intervals, shared by `npm run eval`.
 // Everything is deterministic (seeded resampling) so two runs print the same numbers.
+import { mulberry32 } from '../../src/shared/random';
+
+export { mulberry32 };
 
 export interface QuestionOutcome {
   id: string;
@@ -33,17 +36,6 @@ export function ndcgAt(o: QuestionOutcome, k: number): number {
     .slice(0, k);
   const idcg = ideal.reduce((s, g, i) => s + g / Math.log2(i + 2), 0);
   return idcg === 0 ? 0 : dcg / idcg;
-}
-
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);

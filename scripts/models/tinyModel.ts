@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import onnxProto from 'onnx-proto';
+import { mulberry32 } from '../../src/shared/random';
 
 const { onnx } = onnxProto;
 
@@ -28,15 +29,10 @@ export interface TinyModelOptions {
   pooling?: 'mean' | 'cls';
 }
 
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
+/** Uniform in [−0.5, 0.5), seeded. */
+function seeded(seed: number): () => number {
+  const r = mulberry32(seed);
+  return () => r() - 0.5;
 }
 
 function tensorInfo(name: string, elemType: number, dims: (string | number)[]) {

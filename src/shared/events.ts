@@ -1,5 +1,6 @@
 // The event map: what the engine announces after a change is committed. The HTTP
 // transport relays these as server-sent events and the Electron shell over IPC.
+import type { ActivitySummary } from './api';
 
 export type MemoryChange = 'created' | 'updated' | 'forgotten' | 'restored' | 'erased' | 'promoted';
 
@@ -18,16 +19,7 @@ export interface EventMap {
   /** The background embedding of a store's memories. */
   'embedding.progressed': { store: string; model: string; done: number; total: number };
   /** A call by a client (MCP), for the activity feed. */
-  'activity.recorded': {
-    id: number;
-    at: string;
-    actor: string;
-    transport: string;
-    tool: string;
-    ok: boolean;
-    error_code: string | null;
-    duration_ms: number;
-  };
+  'activity.recorded': ActivitySummary;
   /** A model download. */
   'models.progressed': {
     model: string;

@@ -7,6 +7,7 @@ import type { Actor, LociClient } from '../../src/shared/api';
 import { createHandlers, createInProcessClient } from '../../src/main/api';
 import type { HandlerRegistry } from '../../src/main/api/registry';
 import { Engine, type EngineOptions } from '../../src/main/engine/engine';
+import { mulberry32 } from '../../src/shared/random';
 
 export interface TestEngine {
   engine: Engine;
@@ -62,16 +63,9 @@ export async function openTestEngine(options: Partial<EngineOptions> = {}): Prom
   };
 }
 
-/** Deterministic pseudo-random strings for generated fixtures (mulberry32). */
+/** Deterministic pseudo-random values and strings for generated fixtures. */
 export function seededRandom(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return {
     next,
     int: (n: number) => Math.floor(next() * n),

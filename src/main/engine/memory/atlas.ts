@@ -10,6 +10,7 @@ import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { parseTags, visibilityFilter, type MemoryRow } from './model';
 import { readUseMany } from './state';
+import { mulberry32 } from '../../../shared/random';
 
 /** Rows per IN (…) list: well under SQLite's bound on host parameters. */
 const CHUNK = 4000;
@@ -104,7 +105,8 @@ export function communities(
   }
   const raw: Record<string, number> =
     graph.size > 0
-      ? louvain(graph, { getEdgeWeight: 'weight', rng: seededRandom(7) })
+      ? // Louvain visits nodes in random order: seeded, the same store draws the same map.
+        louvain(graph, { getEdgeWeight: 'weight', rng: mulberry32(7) })
       : Object.fromEntries(ids.map((id, i) => [id, i]));
   const sizes = new Map<number, number>();
   for (const c of Object.values(raw)) sizes.set(c, (sizes.get(c) ?? 0) + 1);
@@ -115,16 +117,4 @@ export function communities(
   const community = new Map<string, number>();
   for (const id of ids) community.set(id, rank.get(raw[id] as number) ?? 0);
   return { community, count: rank.size };
-}
-
-/** Louvain visits nodes in random order: seeded, the same store draws the same map. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -21,6 +21,7 @@ import { lexicalSearch } from './lexical';
 import { OFF_TOPIC_QUERIES } from './offTopic';
 import { parseQuery } from './terms';
 import { searchVectors, type VectorIndex } from './vectorIndex';
+import { mulberry32 } from '../../../shared/random';
 
 export const SETTING_KEY = 'calibration';
 /** Bars when a store is not calibrated yet: the catalogue's per model, else these. */
@@ -74,17 +75,8 @@ export function threshold(store: OpenStore, model: string): Thresholds {
 /** Share of answerable questions the abstention bar may turn away, at most. */
 export const FALSE_ABSTENTION_BUDGET = 0.05;
 
-/** Deterministic sampling (mulberry32) so a calibration can be reproduced. */
-function sampler(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic sampling, so a calibration can be reproduced. */
+const sampler = mulberry32;
 
 /** A question made from a memory: a run of 6–10 words from somewhere in its content. */
 export function questionFrom(content: string, random: () => number): string {
