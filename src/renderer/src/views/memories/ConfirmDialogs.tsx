@@ -1,0 +1,139 @@
+// The two questions the Memories view asks before acting: erase (irreversible, names the
+// memory or counts them) and promote out of quarantine (explains what trusting it means).
+// Cancel has the focus first, so Enter alone never destroys anything.
+import { useRef, useState } from 'react';
+import { Button } from '../../components/Button';
+import { Dialog } from '../../components/Dialog';
+import { Icon } from '../../components/Icon';
+import { formatCount } from '../../lib/format';
+import { describeTargets, type Target } from './useMemoryActions';
+
+const SHOWN = 5;
+
+export function EraseDialog({
+  targets,
+  onClose,
+  onConfirm,
+}: {
+  targets: readonly Target[];
+  onClose: () => void;
+  onConfirm: () => Promise<unknown>;
+}) {
+  const cancel = useRef<HTMLButtonElement>(null);
+  const [busy, setBusy] = useState(false);
+  const many = targets.length > 1;
+  const title = `Erase ${describeTargets(targets)} for good?`;
+  return (
+    <Dialog open onClose={onClose} title={title} initialFocus={cancel} className="mem-dialog">
+      <div className="mem-dialog-body">
+        <p className="mem-danger-note">
+          <Icon name="alert" /> This cannot be undone.
+        </p>
+        <p>
+          Erasing removes {many ? 'them' : 'it'} from every table and index of this store: the text,{' '}
+          {many ? 'their' : 'its'} earlier versions, links and history of use. Only an audit entry
+          saying that something was erased remains.
+        </p>
+        <p className="muted">
+          To hide {many ? 'them' : 'it'} from recall and keep a way back, forget instead.
+        </p>
+        {many ? (
+          <ul className="mem-dialog-list">
+            {targets.slice(0, SHOWN).map((t) => (
+              <li key={t.id} className="truncate">
+                {t.title}
+              </li>
+            ))}
+            {targets.length > SHOWN ? (
+              <li className="muted">and {formatCount(targets.length - SHOWN)} more</li>
+            ) : null}
+          </ul>
+        ) : null}
+      </div>
+      <div className="mem-dialog-actions">
+        <Button ref={cancel} onClick={onClose} disabled={busy}>
+          Cancel
+        </Button>
+        <Button
+          variant="danger"
+          icon="trash"
+          busy={busy}
+          onClick={async () => {
+            setBusy(true);
+            try {
+              await onConfirm();
+            } finally {
+              setBusy(false);
+              onClose();
+            }
+          }}
+        >
+          {many ? `Erase ${formatCount(targets.length)} for good` : 'Erase for good'}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
+
+export function PromoteDialog({
+  target,
+  reasons,
+  onClose,
+  onConfirm,
+}: {
+  target: Target;
+  reasons: readonly string[];
+  onClose: () => void;
+  onConfirm: () => Promise<unknown>;
+}) {
+  const cancel = useRef<HTMLButtonElement>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title={`Release ${describeTargets([target])} from quarantine?`}
+      initialFocus={cancel}
+      className="mem-dialog"
+    >
+      <div className="mem-dialog-body">
+        <p>
+          Loci held this memory back because it looks like it holds a secret
+          {reasons.length ? (
+            <>
+              {' '}
+              (<span className="mono">{reasons.join(', ')}</span>)
+            </>
+          ) : null}
+          . Quarantined memories are shown here but never given to an agent.
+        </p>
+        <p>
+          Promoting makes it <strong>trusted</strong>: every agent connected to this store can
+          recall it from now on. Do this only if it holds no credential — or edit the secret out
+          first.
+        </p>
+      </div>
+      <div className="mem-dialog-actions">
+        <Button ref={cancel} onClick={onClose} disabled={busy}>
+          Cancel
+        </Button>
+        <Button
+          variant="primary"
+          icon="check"
+          busy={busy}
+          onClick={async () => {
+            setBusy(true);
+            try {
+              await onConfirm();
+            } finally {
+              setBusy(false);
+              onClose();
+            }
+          }}
+        >
+          Promote to trusted
+        </Button>
+      </div>
+    </Dialog>
+  );
+}

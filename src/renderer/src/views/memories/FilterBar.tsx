@@ -1,0 +1,254 @@
+// The search box and the filters above the list: kinds, tags, source, trust, pinned,
+// forgotten, at risk, and the order. Every control is labelled; a change applies at once
+// (the list keeps its old rows on screen until the new ones arrive).
+import { useId, useState, type KeyboardEvent } from 'react';
+import { Button } from '../../components/Button';
+import { Icon } from '../../components/Icon';
+import { Kbd } from '../../components/Kbd';
+import { KIND_HINTS, KINDS } from '../../components/KindBadge';
+import { formatCount } from '../../lib/format';
+import { useEngineQuery } from '../../lib/useEngineQuery';
+import { useUiStore } from '../../stores/uiStore';
+import { useMemoriesStore } from './memoriesStore';
+import {
+  activeFilterCount,
+  describeSource,
+  QUERY_MAX_CHARS,
+  SOURCE_PRESETS,
+  TAG_MAX_CHARS,
+  type DeletedFilter,
+  type PinnedFilter,
+  type SortOrder,
+  type TrustFilter,
+} from './model';
+
+export const SEARCH_INPUT_ID = 'memories-search';
+
+/** Sources seen in this store, for the source filter (most memories first). */
+function useKnownSources(store: string | null): { source: string; count: number }[] {
+  const q = useEngineQuery(
+    'stats.overview',
+    { ...(store ? { store } : {}), days: 1 },
+    {
+      refreshOn: ['memory.changed'],
+      throttleMs: 5_000,
+    },
+  );
+  return q.data?.by_source ?? [];
+}
+
+function TagFilter() {
+  const tags = useMemoriesStore((s) => s.filters.tags);
+  const setFilters = useMemoriesStore((s) => s.setFilters);
+  const [draft, setDraft] = useState('');
+  const add = () => {
+    const tag = draft.trim().replace(/,/g, '');
+    if (!tag) return;
+    if (!tags.includes(tag)) setFilters({ tags: [...tags, tag] });
+    setDraft('');
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter' || event.key === ',') {
+      event.preventDefault();
+      add();
+    } else if (event.key === 'Backspace' && !draft && tags.length) {
+      setFilters({ tags: tags.slice(0, -1) });
+    }
+  };
+  return (
+    <div className="mem-tagfilter" role="group" aria-label="Tags">
+      {tags.map((t) => (
+        <span key={t} className="mem-tag mem-tag-chip">
+          {t}
+          <button
+            type="button"
+            className="mem-chip-x"
+            aria-label={`Remove the tag filter “${t}”`}
+            onClick={() => setFilters({ tags: tags.filter((x) => x !== t) })}
+          >
+            <Icon name="close" size={11} />
+          </button>
+        </span>
+      ))}
+      <input
+        className="input mem-tagfilter-input"
+        aria-label="Filter by tag (Enter to add; all must match)"
+        placeholder={tags.length ? 'and tag…' : 'Tag…'}
+        value={draft}
+        maxLength={TAG_MAX_CHARS}
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={onKeyDown}
+        onBlur={add}
+      />
+    </div>
+  );
+}
+
+export function FilterBar({ total }: { total: number | null }) {
+  const store = useUiStore((s) => s.store);
+  const filters = useMemoriesStore((s) => s.filters);
+  const setFilters = useMemoriesStore((s) => s.setFilters);
+  const resetFilters = useMemoriesStore((s) => s.resetFilters);
+  const query = useMemoriesStore((s) => s.query);
+  const setQuery = useMemoriesStore((s) => s.setQuery);
+  const sources = useKnownSources(store);
+  const ids = useId();
+  const active = activeFilterCount(filters);
+  const searching = query.trim() !== '';
+
+  const toggleKind = (kind: (typeof KINDS)[number]) =>
+    setFilters({
+      kinds: filters.kinds.includes(kind)
+        ? filters.kinds.filter((k) => k !== kind)
+        : [...filters.kinds, kind],
+    });
+
+  const presetValues = new Set(SOURCE_PRESETS.map((p) => p.value));
+  const seen = sources.filter((s) => !presetValues.has(s.source));
+  if (
+    filters.source &&
+    !presetValues.has(filters.source) &&
+    !seen.some((s) => s.source === filters.source)
+  )
+    seen.unshift({ source: filters.source, count: 0 });
+
+  return (
+    <div className="mem-filters">
+      <div className="mem-filters-row">
+        <div className="mem-search">
+          <Icon name="search" />
+          <input
+            id={SEARCH_INPUT_ID}
+            type="search"
+            className="mem-search-input"
+            aria-label="Search memories"
+            placeholder="Search memories by meaning or words…"
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={QUERY_MAX_CHARS}
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape' && query) {
+                e.preventDefault();
+                e.stopPropagation();
+                setQuery('');
+              }
+            }}
+          />
+          {!query ? <Kbd keys={['/']} /> : null}
+        </div>
+        <label className="mem-field">
+          <span className="mem-field-label">Order</span>
+          <select
+            value={filters.sort}
+            disabled={searching}
+            title={searching ? 'Search results are ranked by relevance' : undefined}
+            onChange={(e) => setFilters({ sort: e.target.value as SortOrder })}
+          >
+            <option value="created-desc">Newest first</option>
+            <option value="created-asc">Oldest first</option>
+            <option value="updated-desc">Recently changed</option>
+          </select>
+        </label>
+      </div>
+
+      <div className="mem-filters-row mem-filters-wrap">
+        <div className="mem-kinds" role="group" aria-label="Kinds">
+          {KINDS.map((kind) => (
+            <button
+              key={kind}
+              type="button"
+              className={`mem-kind-toggle kind-${kind}`}
+              aria-pressed={filters.kinds.includes(kind)}
+              title={KIND_HINTS[kind]}
+              onClick={() => toggleKind(kind)}
+            >
+              <span className="kind-dot" aria-hidden />
+              {kind}
+            </button>
+          ))}
+        </div>
+        <TagFilter />
+      </div>
+
+      <div className="mem-filters-row mem-filters-wrap">
+        <label className="mem-field">
+          <span className="mem-field-label">Source</span>
+          <select value={filters.source} onChange={(e) => setFilters({ source: e.target.value })}>
+            {SOURCE_PRESETS.map((p) => (
+              <option key={p.value} value={p.value}>
+                {p.label}
+              </option>
+            ))}
+            {seen.length ? (
+              <optgroup label="Seen in this store">
+                {seen.map((s) => (
+                  <option key={s.source} value={s.source}>
+                    {describeSource(s.source)}
+                    {s.count ? ` · ${formatCount(s.count)}` : ''}
+                  </option>
+                ))}
+              </optgroup>
+            ) : null}
+          </select>
+        </label>
+        <label className="mem-field">
+          <span className="mem-field-label">Trust</span>
+          <select
+            value={filters.trust}
+            onChange={(e) => setFilters({ trust: e.target.value as TrustFilter })}
+          >
+            <option value="any">Any</option>
+            <option value="trusted">Trusted</option>
+            <option value="quarantined">Quarantined</option>
+          </select>
+        </label>
+        <label className="mem-field">
+          <span className="mem-field-label">Pinned</span>
+          <select
+            value={filters.pinned}
+            onChange={(e) => setFilters({ pinned: e.target.value as PinnedFilter })}
+          >
+            <option value="any">Any</option>
+            <option value="pinned">Pinned</option>
+            <option value="unpinned">Not pinned</option>
+          </select>
+        </label>
+        <label className="mem-field">
+          <span className="mem-field-label">Forgotten</span>
+          <select
+            value={filters.deleted}
+            onChange={(e) => setFilters({ deleted: e.target.value as DeletedFilter })}
+          >
+            <option value="exclude">Hidden</option>
+            <option value="include">Included</option>
+            <option value="only">Only</option>
+          </select>
+        </label>
+        <label className="mem-check" htmlFor={`${ids}-risk`}>
+          <input
+            id={`${ids}-risk`}
+            type="checkbox"
+            checked={filters.atRisk}
+            onChange={(e) => setFilters({ atRisk: e.target.checked })}
+          />
+          At risk of fading
+        </label>
+        <span className="mem-filters-end">
+          {total !== null ? (
+            <span className="mem-total" aria-live="polite" data-testid="memories-total">
+              {formatCount(total)} {total === 1 ? 'memory' : 'memories'}
+              {searching ? ' found' : ''}
+            </span>
+          ) : null}
+          {active > 0 ? (
+            <Button size="sm" variant="ghost" icon="close" onClick={resetFilters}>
+              Clear {active === 1 ? 'filter' : `${active} filters`}
+            </Button>
+          ) : null}
+        </span>
+      </div>
+    </div>
+  );
+}

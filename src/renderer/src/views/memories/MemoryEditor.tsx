@@ -1,0 +1,197 @@
+// Editing a memory's title, text, kind and visibility. Only what changed is sent, with
+// the version the edit started from: when someone (an agent) changed the memory
+// meanwhile, the engine answers `conflict`; the draft is kept, the memory reloads, and the
+// next save is a deliberate overwrite of the newer version.
+import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { MemoryView } from '../../../../shared/api';
+import type { LociError } from '../../../../shared/errors';
+import type { MemoryKind, Visibility } from '../../../../shared/schemas';
+import { Button } from '../../components/Button';
+import { modKeyLabel } from '../../components/Kbd';
+import { KINDS } from '../../components/KindBadge';
+import { useEngineClient } from '../../lib/engineContext';
+import { formatCount } from '../../lib/format';
+import { toLociError } from '../../lib/useEngineQuery';
+import { useUiStore } from '../../stores/uiStore';
+import { CONTENT_MAX_BYTES, CONTENT_MIN_BYTES, TITLE_MAX_CHARS, utf8Bytes } from './model';
+
+export function MemoryEditor({
+  memory,
+  onDone,
+  onReload,
+}: {
+  memory: MemoryView;
+  onDone: () => void;
+  onReload: () => void;
+}) {
+  const client = useEngineClient();
+  const store = useUiStore((s) => s.store);
+  const ids = useId();
+  const [title, setTitle] = useState(memory.title);
+  const [content, setContent] = useState(memory.content);
+  const [kind, setKind] = useState<MemoryKind>(memory.kind);
+  const [visibility, setVisibility] = useState<Visibility>(memory.visibility);
+  const [base, setBase] = useState(memory.version);
+  const [conflict, setConflict] = useState(false);
+  const [error, setError] = useState<LociError | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  // After a conflict the reloaded memory is the one a save replaces.
+  useEffect(() => {
+    if (conflict) setBase((b) => Math.max(b, memory.version));
+  }, [conflict, memory.version]);
+
+  const bytes = utf8Bytes(content);
+  const contentProblem =
+    bytes < CONTENT_MIN_BYTES
+      ? `The text needs at least ${CONTENT_MIN_BYTES} bytes.`
+      : bytes > CONTENT_MAX_BYTES
+        ? `The text is ${formatCount(bytes)} bytes; at most ${formatCount(CONTENT_MAX_BYTES)}.`
+        : null;
+  const titleProblem = title.trim() ? null : 'The title cannot be empty.';
+
+  const patch = {
+    ...(title.trim() !== memory.title ? { title: title.trim() } : {}),
+    ...(content !== memory.content ? { content } : {}),
+    ...(kind !== memory.kind ? { kind } : {}),
+    ...(visibility !== memory.visibility ? { visibility } : {}),
+  };
+  const dirty = Object.keys(patch).length > 0;
+
+  const save = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (busy || contentProblem || titleProblem) return;
+    if (!dirty) {
+      onDone();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await client.call('memory.update', {
+        ...(store ? { store } : {}),
+        id: memory.id,
+        ...patch,
+        expected_version: base,
+      });
+      useUiStore.getState().toast({
+        message:
+          result.change === 'unchanged'
+            ? 'Nothing changed.'
+            : `Saved as version ${result.version}.`,
+        tone: 'success',
+      });
+      onDone();
+    } catch (err) {
+      const e = toLociError(err);
+      if (e.code === 'conflict') {
+        // The engine says which version is current; the reload shows it.
+        const now = typeof e.data?.version === 'number' ? e.data.version : null;
+        setConflict(true);
+        if (now !== null) setBase(now);
+        onReload();
+      } else {
+        setError(e);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void save();
+    }
+  };
+
+  return (
+    <form
+      className="mem-editor"
+      onSubmit={(e) => void save(e)}
+      onKeyDown={onKeyDown}
+      aria-label="Edit the memory"
+    >
+      {conflict ? (
+        <div className="mem-banner mem-banner-warn" role="alert">
+          <strong>It changed while you were editing.</strong> Someone else saved version{' '}
+          {Math.max(base, memory.version)} meanwhile; it is shown under Versions. Your draft is
+          kept: saving now replaces that version with your text.
+        </div>
+      ) : null}
+      <label className="mem-form-field" htmlFor={`${ids}-title`}>
+        <span className="mem-field-label">Title</span>
+      </label>
+      <input
+        id={`${ids}-title`}
+        className="input"
+        value={title}
+        maxLength={TITLE_MAX_CHARS}
+        aria-invalid={titleProblem ? true : undefined}
+        aria-describedby={titleProblem ? `${ids}-title-err` : undefined}
+        onChange={(e) => setTitle(e.target.value)}
+      />
+      {titleProblem ? (
+        <p id={`${ids}-title-err`} className="mem-form-error">
+          {titleProblem}
+        </p>
+      ) : null}
+      <label className="mem-form-field" htmlFor={`${ids}-content`}>
+        <span className="mem-field-label">Text</span>
+        <span className="muted num">{formatCount(bytes)} bytes</span>
+      </label>
+      <textarea
+        id={`${ids}-content`}
+        className="input mem-textarea"
+        value={content}
+        rows={Math.min(16, Math.max(5, content.split('\n').length + 1))}
+        aria-invalid={contentProblem ? true : undefined}
+        aria-describedby={contentProblem ? `${ids}-content-err` : undefined}
+        onChange={(e) => setContent(e.target.value)}
+      />
+      {contentProblem ? (
+        <p id={`${ids}-content-err`} className="mem-form-error">
+          {contentProblem}
+        </p>
+      ) : null}
+      <div className="mem-editor-row">
+        <label className="mem-field">
+          <span className="mem-field-label">Kind</span>
+          <select value={kind} onChange={(e) => setKind(e.target.value as MemoryKind)}>
+            {KINDS.map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="mem-field">
+          <span className="mem-field-label">Visibility</span>
+          <select value={visibility} onChange={(e) => setVisibility(e.target.value as Visibility)}>
+            <option value="shared">Shared with every agent</option>
+            <option value="private">Private</option>
+          </select>
+        </label>
+      </div>
+      {error ? (
+        <p className="mem-form-error" role="alert">
+          Could not save: {error.message} <span className="state-code">({error.code})</span>
+        </p>
+      ) : null}
+      <div className="mem-editor-actions">
+        <Button
+          type="submit"
+          variant="primary"
+          busy={busy}
+          disabled={!!contentProblem || !!titleProblem}
+        >
+          {conflict ? 'Save over the newer version' : 'Save'}
+        </Button>
+        <Button onClick={onDone} disabled={busy}>
+          Cancel
+        </Button>
+        <span className="muted mem-editor-hint">{modKeyLabel()}+Enter saves</span>
+      </div>
+    </form>
+  );
+}

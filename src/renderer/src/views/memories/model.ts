@@ -1,0 +1,229 @@
+// What the Memories view works with: one row shape for both the paged list (memory.list)
+// and search (memory.recall), the filters and how they become each method's arguments.
+// Contract constants are restated here, tied to the contract by type: importing the
+// values from schemas.ts would pull zod into the bundle.
+import type { MemorySummary, RecallHit } from '../../../../shared/api';
+import type {
+  LIMITS,
+  LinkType,
+  ListArgs,
+  MemoryKind,
+  RecallArgs,
+} from '../../../../shared/schemas';
+
+export const LIST_LIMIT_MAX: (typeof LIMITS)['listLimitMax'] = 500;
+export const RECALL_LIMIT_MAX: (typeof LIMITS)['recallLimitMax'] = 100;
+export const TAG_MAX_CHARS: (typeof LIMITS)['tagMaxChars'] = 100;
+export const TAGS_MAX: (typeof LIMITS)['tagsMax'] = 32;
+export const TITLE_MAX_CHARS: (typeof LIMITS)['titleMaxChars'] = 200;
+export const CONTENT_MIN_BYTES: (typeof LIMITS)['contentMinBytes'] = 10;
+export const CONTENT_MAX_BYTES: (typeof LIMITS)['contentMaxBytes'] = 64 * 1024;
+export const QUERY_MAX_CHARS: (typeof LIMITS)['queryMaxChars'] = 2000;
+
+export const LINK_TYPES = [
+  'related',
+  'causes',
+  'supports',
+  'contradicts',
+  'part_of',
+  'follows',
+  'derived_from',
+  'supersedes',
+  'same_as',
+] as const satisfies readonly LinkType[];
+// Fails to compile when the contract gains a link type this list lacks.
+const _allLinkTypes: Exclude<LinkType, (typeof LINK_TYPES)[number]> extends never ? true : never =
+  true;
+void _allLinkTypes;
+
+export const LINK_TYPE_LABELS: Record<LinkType, string> = {
+  related: 'related to',
+  causes: 'causes',
+  supports: 'supports',
+  contradicts: 'contradicts',
+  part_of: 'part of',
+  follows: 'follows',
+  derived_from: 'derived from',
+  supersedes: 'supersedes',
+  same_as: 'same as',
+};
+
+/** One line of the list, from either a list page or a recall hit. */
+export interface MemoryRow {
+  id: string;
+  title: string;
+  preview: string;
+  kind: MemoryKind;
+  tags: string[];
+  pinned: boolean;
+  quarantined: boolean;
+  deleted: boolean;
+  created_at: string;
+  updated_at: string | null;
+  source: string | null;
+  /** Known for list rows: bulk edits send it as expected_version. */
+  version: number | null;
+  /** Search rows: the recall score (0–1) and why it was returned. */
+  score: number | null;
+  why: string | null;
+}
+
+export function rowFromSummary(m: MemorySummary): MemoryRow {
+  return {
+    id: m.id,
+    title: m.title,
+    preview: m.preview,
+    kind: m.kind,
+    tags: m.tags,
+    pinned: m.pinned,
+    quarantined: m.trust === 'quarantined',
+    deleted: m.deleted_at !== null,
+    created_at: m.created_at,
+    updated_at: m.updated_at,
+    source: m.source,
+    version: m.version,
+    score: null,
+    why: null,
+  };
+}
+
+export function rowFromHit(h: RecallHit): MemoryRow {
+  return {
+    id: h.id,
+    title: h.title,
+    preview: h.content.replace(/\s+/g, ' ').slice(0, 160),
+    kind: h.kind,
+    tags: h.tags,
+    pinned: h.pinned,
+    quarantined: h.quarantined,
+    deleted: false,
+    created_at: h.created_at,
+    updated_at: null,
+    source: null,
+    version: null,
+    score: h.score,
+    why: h.why,
+  };
+}
+
+export type TrustFilter = 'any' | 'trusted' | 'quarantined';
+export type PinnedFilter = 'any' | 'pinned' | 'unpinned';
+export type DeletedFilter = 'exclude' | 'include' | 'only';
+export type SortOrder = 'created-desc' | 'created-asc' | 'updated-desc';
+
+export interface Filters {
+  kinds: MemoryKind[];
+  tags: string[];
+  /** '' any; 'user', 'agent:' (any agent), 'system', or an exact source. */
+  source: string;
+  trust: TrustFilter;
+  pinned: PinnedFilter;
+  deleted: DeletedFilter;
+  atRisk: boolean;
+  sort: SortOrder;
+}
+
+export const DEFAULT_FILTERS: Filters = {
+  kinds: [],
+  tags: [],
+  source: '',
+  // A person curating sees quarantined memories too (flagged); agents never do.
+  trust: 'any',
+  pinned: 'any',
+  deleted: 'exclude',
+  atRisk: false,
+  sort: 'created-desc',
+};
+
+/** How many filters differ from the defaults (the sort order is not a filter). */
+export function activeFilterCount(f: Filters): number {
+  return (
+    (f.kinds.length > 0 ? 1 : 0) +
+    (f.tags.length > 0 ? 1 : 0) +
+    (f.source ? 1 : 0) +
+    (f.trust !== DEFAULT_FILTERS.trust ? 1 : 0) +
+    (f.pinned !== 'any' ? 1 : 0) +
+    (f.deleted !== DEFAULT_FILTERS.deleted ? 1 : 0) +
+    (f.atRisk ? 1 : 0)
+  );
+}
+
+/** memory.list arguments for the filters, without paging. */
+export function listArgs(f: Filters, store: string | null): ListArgs {
+  const [order, direction] =
+    f.sort === 'created-asc'
+      ? (['created', 'asc'] as const)
+      : f.sort === 'updated-desc'
+        ? (['updated', 'desc'] as const)
+        : (['created', 'desc'] as const);
+  return {
+    ...(store ? { store } : {}),
+    ...(f.kinds.length ? { kinds: f.kinds } : {}),
+    ...(f.tags.length ? { tags: f.tags } : {}),
+    ...(f.source ? { source: f.source } : {}),
+    trust: f.trust,
+    ...(f.pinned !== 'any' ? { pinned: f.pinned === 'pinned' } : {}),
+    deleted: f.deleted,
+    ...(f.atRisk ? { at_risk: true } : {}),
+    order,
+    direction,
+  };
+}
+
+/** memory.recall arguments for a search under the filters recall understands. */
+export function recallArgs(query: string, f: Filters, store: string | null): RecallArgs {
+  return {
+    ...(store ? { store } : {}),
+    query: query.slice(0, QUERY_MAX_CHARS),
+    limit: RECALL_LIMIT_MAX,
+    format: 'verbose',
+    // Looking things up in the observatory is not an agent using them.
+    rehearse: false,
+    ...(f.kinds.length ? { kinds: f.kinds } : {}),
+    ...(f.tags.length ? { tags: f.tags } : {}),
+    include_quarantined: f.trust !== 'trusted',
+  };
+}
+
+/** Search applies these filters to the hits itself (recall has no argument for them). */
+export function keepHit(row: MemoryRow, f: Filters): boolean {
+  if (f.trust === 'quarantined' && !row.quarantined) return false;
+  if (f.pinned === 'pinned' && !row.pinned) return false;
+  if (f.pinned === 'unpinned' && row.pinned) return false;
+  return true;
+}
+
+/** Filters a search cannot honour, in words, so the view can say so. */
+export function filtersSearchIgnores(f: Filters): string[] {
+  const out: string[] = [];
+  if (f.source) out.push('source');
+  if (f.atRisk) out.push('at risk');
+  if (f.deleted === 'only') out.push('deleted (search covers live memories only)');
+  if (f.sort !== DEFAULT_FILTERS.sort) out.push('sort order (results are ranked by relevance)');
+  return out;
+}
+
+export const SOURCE_PRESETS: { value: string; label: string }[] = [
+  { value: '', label: 'Any' },
+  { value: 'user', label: 'A person' },
+  { value: 'agent:', label: 'Any agent' },
+  { value: 'system', label: 'Loci itself' },
+];
+
+/** `agent:cursor` → "cursor (agent)" for people. */
+export function describeSource(source: string): string {
+  if (source === 'user') return 'a person';
+  if (source === 'system') return 'Loci';
+  const colon = source.indexOf(':');
+  if (colon > 0) {
+    const kind = source.slice(0, colon);
+    const name = source.slice(colon + 1) || 'unknown';
+    return kind === 'agent' ? `${name} (agent)` : `${name} (${kind})`;
+  }
+  return source;
+}
+
+/** Bytes of UTF-8 (the contract's content limits count bytes). */
+export function utf8Bytes(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
