@@ -1,6 +1,7 @@
-// Overview: the current store at a glance (stats.get), kept current by engine events.
-// Loading, empty (a store nobody has written to) and error states each say what to do.
-import type { StatsResult } from '../../../shared/api';
+// Overview: the current store at a glance (stats.get), kept current by engine events,
+// with pictures (stats.overview, clients.list): memories over time, sources, recall
+// latency and connected clients. Loading, empty and error states each say what to do.
+import type { ClientListResult, OverviewResult, StatsResult } from '../../../shared/api';
 import { Button } from '../components/Button';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorState } from '../components/ErrorState';
@@ -10,9 +11,14 @@ import { LoadingState } from '../components/LoadingState';
 import { TimeAgo } from '../components/TimeAgo';
 import { formatBytes, formatCount, formatPercent } from '../lib/format';
 import { navigate } from '../lib/router';
-import { useEngineQuery } from '../lib/useEngineQuery';
+import { useEngineQuery, type EngineQuery } from '../lib/useEngineQuery';
 import { useUiStore } from '../stores/uiStore';
+import { useClients } from './connect/useClients';
 import { findView } from './index';
+import { ClientsCard, CreatedCard, LatencyCard, SourcesCard } from './overview/OverviewCharts';
+
+/** The window of the "memories over time" chart. */
+const DAYS = 90;
 
 function Tile({
   label,
@@ -43,7 +49,15 @@ function Bar({ part, whole }: { part: number; whole: number }) {
   );
 }
 
-function Stats({ stats }: { stats: StatsResult }) {
+function Stats({
+  stats,
+  overview,
+  clients,
+}: {
+  stats: StatsResult;
+  overview: EngineQuery<OverviewResult>;
+  clients: EngineQuery<ClientListResult>;
+}) {
   const m = stats.memories;
   const v = stats.vectors;
   const vectorTotal = v.embedded + v.pending;
@@ -66,6 +80,8 @@ function Stats({ stats }: { stats: StatsResult }) {
         </dl>
       </section>
 
+      <CreatedCard query={overview} live={m.live} />
+
       <section className="card" aria-labelledby="ov-kinds">
         <h2 id="ov-kinds" className="card-title">
           <Icon name="overview" /> By kind
@@ -82,6 +98,8 @@ function Stats({ stats }: { stats: StatsResult }) {
           ))}
         </ul>
       </section>
+
+      <SourcesCard query={overview} />
 
       <section className="card" aria-labelledby="ov-vectors">
         <h2 id="ov-vectors" className="card-title">
@@ -110,6 +128,10 @@ function Stats({ stats }: { stats: StatsResult }) {
           </p>
         ) : null}
       </section>
+
+      <LatencyCard query={overview} />
+
+      <ClientsCard query={clients} />
 
       <section className="card" aria-labelledby="ov-database">
         <h2 id="ov-database" className="card-title">
@@ -148,6 +170,13 @@ export default function OverviewView() {
   const query = useEngineQuery('stats.get', store ? { store } : {}, {
     refreshOn: ['memory.changed', 'link.changed', 'embedding.progressed'],
   });
+  const overview = useEngineQuery(
+    'stats.overview',
+    store ? { store, days: DAYS } : { days: DAYS },
+    // Recall timings move with every MCP call; a busy agent must not mean a busy page.
+    { refreshOn: ['memory.changed', 'activity.recorded'], throttleMs: 2_000 },
+  );
+  const clients = useClients();
   const { data, error } = query;
   const empty =
     data && data.memories.live + data.memories.deleted + data.memories.quarantined === 0;
@@ -166,7 +195,11 @@ export default function OverviewView() {
           icon="refresh"
           size="sm"
           variant="ghost"
-          onClick={query.reload}
+          onClick={() => {
+            query.reload();
+            overview.reload();
+            clients.reload();
+          }}
           busy={query.refreshing}
         >
           Refresh
@@ -202,7 +235,7 @@ export default function OverviewView() {
           </p>
         </EmptyState>
       ) : (
-        <Stats stats={data} />
+        <Stats stats={data} overview={overview} clients={clients} />
       )}
     </div>
   );
