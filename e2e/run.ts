@@ -3,7 +3,9 @@
 // Chromium with playwright-core (never a downloaded browser), runs every exported test
 // of e2e/*.spec.ts in declaration order with a time bound, and writes
 // .ci/out/e2e.json (counted by scripts/ci-summary.mjs). Exits non-zero on any failure.
-//   npm run e2e [-- --grep <text>] [--keep]   (--keep leaves the data directory)
+//   npm run e2e [-- --grep <text>] [--keep] [--no-report]
+//   (--keep leaves the data directory; --no-report leaves .ci/out/e2e.json alone, for
+//   `npm run bench:atlas`, which runs only the Atlas's frame-rate sampling)
 import { spawnSync } from 'node:child_process';
 import {
   existsSync,
@@ -36,6 +38,7 @@ const argv = process.argv.slice(2);
 let activeDaemon: RunningDaemon | null = null;
 const grep = argv.includes('--grep') ? argv[argv.indexOf('--grep') + 1] : undefined;
 const keep = argv.includes('--keep');
+const report = !argv.includes('--no-report');
 
 interface Result {
   spec: string;
@@ -242,11 +245,12 @@ async function main(): Promise<number> {
   const passed = results.filter((r) => r.ok).length;
   const failed = results.length - passed;
   // Playwright's report shape (stats.expected / unexpected / flaky), which ci-summary reads.
-  mkdirSync(join(ROOT, '.ci/out'), { recursive: true });
-  writeFileSync(
-    join(ROOT, '.ci/out/e2e.json'),
-    `${JSON.stringify({ stats: { expected: passed, unexpected: failed, flaky: 0, skipped: 0, duration: Date.now() - started }, tests: results }, null, 2)}\n`,
-  );
+  if (report) mkdirSync(join(ROOT, '.ci/out'), { recursive: true });
+  if (report)
+    writeFileSync(
+      join(ROOT, '.ci/out/e2e.json'),
+      `${JSON.stringify({ stats: { expected: passed, unexpected: failed, flaky: 0, skipped: 0, duration: Date.now() - started }, tests: results }, null, 2)}\n`,
+    );
   console.log(
     `e2e: ${passed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`,
   );

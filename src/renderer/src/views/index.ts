@@ -36,7 +36,75 @@ const overview: ViewDefinition = {
   component: lazy(() => import('./OverviewView')),
 };
 
-export const VIEWS: readonly ViewDefinition[] = [overview];
+const memories: ViewDefinition = {
+  id: 'memories',
+  label: 'Memories',
+  icon: 'memories',
+  path: '/memories',
+  description: 'Browse, search, filter and curate every memory: edit, tag, link, pin, forget',
+  keywords: ['browse', 'list', 'edit', 'tags', 'versions', 'forget', 'erase', 'quarantine'],
+  component: lazy(() => import('./MemoriesView')),
+};
+
+const recall: ViewDefinition = {
+  id: 'recall',
+  label: 'Recall lab',
+  icon: 'recall',
+  path: '/recall',
+  description: 'Run a query as an agent would: scores, why, abstention, a replay of the pipeline',
+  keywords: ['search', 'query', 'explain', 'trace', 'replay', 'abstain', 'score', 'as client'],
+  component: lazy(() => import('./RecallLabView')),
+};
+
+const atlas: ViewDefinition = {
+  id: 'atlas',
+  label: 'Atlas',
+  icon: 'atlas',
+  path: '/atlas',
+  description: 'Every memory as a map: clusters, links and activation, with search and filters',
+  keywords: ['graph', 'map', 'network', 'clusters', 'communities', 'links', 'visualise'],
+  component: lazy(() => import('./AtlasView')),
+};
+
+const activity: ViewDefinition = {
+  id: 'activity',
+  label: 'Activity',
+  icon: 'activity',
+  path: '/activity',
+  description: 'The live feed of MCP calls: client, tool, duration, outcome, what it received',
+  keywords: ['calls', 'feed', 'log', 'mcp', 'clients', 'tools', 'live', 'requests'],
+  component: lazy(() => import('./ActivityView')),
+};
+
+const connect: ViewDefinition = {
+  id: 'connect',
+  label: 'Connect',
+  icon: 'connect',
+  path: '/connect',
+  description: 'Connect editors and agents: the MCP URL and token, config per client, live clients',
+  keywords: ['mcp', 'setup', 'token', 'editor', 'cursor', 'claude', 'vscode', 'clients', 'url'],
+  component: lazy(() => import('./ConnectView')),
+};
+
+const settings: ViewDefinition = {
+  id: 'settings',
+  label: 'Settings',
+  icon: 'settings',
+  path: '/settings',
+  description: 'Stores, the embedding model, the port, token and data directory, and about',
+  keywords: ['stores', 'rename', 'create', 'model', 'embedding', 'calibrate', 'port', 'about'],
+  component: lazy(() => import('./SettingsView')),
+};
+
+export const VIEWS: readonly ViewDefinition[] = [
+  overview,
+  memories,
+  recall,
+  atlas,
+  activity,
+  connect,
+  settings,
+];
 
 /** Where `#/` (and the observatory's first load) goes. */
 export const DEFAULT_VIEW: ViewDefinition = overview;

@@ -1,0 +1,92 @@
+// What the Atlas's colours, sizes and rings mean. Each colour entry is also a switch:
+// a kind shows or hides that kind, a community shows only that community.
+import type { MemoryKind } from '../../../../shared/schemas';
+import { KIND_HINTS, KINDS } from '../../components/KindBadge';
+import { formatCount } from '../../lib/format';
+import type { AtlasFilters } from './filters';
+import type { AtlasModel, CommunityInfo } from './model';
+import { COMMUNITY_COLOURS, type ColourMode } from './style';
+
+export function communityName(c: Pick<CommunityInfo, 'id' | 'label'>): string {
+  return c.label ? `#${c.id + 1} ${c.label}` : `Community ${c.id + 1}`;
+}
+
+export interface LegendProps {
+  model: AtlasModel;
+  mode: ColourMode;
+  filters: AtlasFilters;
+  onFilters(next: AtlasFilters): void;
+}
+
+export function Legend({ model, mode, filters, onFilters }: LegendProps) {
+  const toggleKind = (kind: MemoryKind) => {
+    const on = filters.kinds.includes(kind);
+    const kinds = on
+      ? filters.kinds.filter((k) => k !== kind)
+      : KINDS.filter((k) => k === kind || filters.kinds.includes(k));
+    onFilters({ ...filters, kinds });
+  };
+  const shown = model.communities.filter((c) => c.id < COMMUNITY_COLOURS);
+  const named = new Set(shown.map((c) => c.id));
+  const others = model.communityCount - named.size;
+  return (
+    <div className="atlas-legend">
+      <h2 className="atlas-legend-title">{mode === 'kind' ? 'Kinds' : 'Communities'}</h2>
+      <ul className="atlas-legend-list">
+        {mode === 'kind'
+          ? KINDS.map((kind) => {
+              const on = filters.kinds.includes(kind);
+              return (
+                <li key={kind}>
+                  <button
+                    type="button"
+                    className={on ? 'atlas-legend-item' : 'atlas-legend-item atlas-legend-off'}
+                    aria-pressed={on}
+                    title={`${KIND_HINTS[kind]}: ${on ? 'click to hide' : 'click to show'}`}
+                    onClick={() => toggleKind(kind)}
+                  >
+                    <span className={`atlas-swatch kind-swatch-${kind}`} aria-hidden />
+                    <span className="atlas-legend-name">{kind}</span>
+                    <span className="num muted">{formatCount(model.kindCounts[kind] ?? 0)}</span>
+                  </button>
+                </li>
+              );
+            })
+          : shown.map((c) => {
+              const on = filters.community === c.id;
+              return (
+                <li key={c.id}>
+                  <button
+                    type="button"
+                    className="atlas-legend-item atlas-legend-community"
+                    aria-pressed={on}
+                    title={on ? 'Show every community' : 'Show only this community'}
+                    onClick={() => onFilters({ ...filters, community: on ? null : c.id })}
+                  >
+                    <span className={`atlas-swatch community-swatch-${c.id + 1}`} aria-hidden />
+                    <span className="atlas-legend-name">{communityName(c)}</span>
+                    <span className="num muted">{formatCount(c.size)}</span>
+                  </button>
+                </li>
+              );
+            })}
+        {mode === 'community' && others > 0 ? (
+          <li className="atlas-legend-static">
+            <span className="atlas-swatch community-swatch-other" aria-hidden />
+            <span className="atlas-legend-name">
+              {formatCount(others)} more {others === 1 ? 'community' : 'communities'}
+            </span>
+          </li>
+        ) : null}
+      </ul>
+      <p className="atlas-legend-note">
+        <span className="atlas-size-key" aria-hidden>
+          <span />
+          <span />
+          <span />
+        </span>
+        Size: activation · ring: pinned
+      </p>
+    </div>
+  );
+}

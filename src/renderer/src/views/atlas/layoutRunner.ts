@@ -1,0 +1,105 @@
+// Runs the force layout in batches and reports positions after each: the body of the
+// layout worker, and of the main-thread fallback (with a smaller budget per batch so the
+// page keeps drawing). It schedules itself only while the layout is moving.
+import { ForceLayout } from './forceLayout';
+import type { FromLayout, ToLayout } from './protocol';
+
+export interface LayoutRunnerOptions {
+  /** Milliseconds of ticking per batch (at least one tick runs). */
+  budgetMs: number;
+  /** Runs `fn` soon; returns a function that cancels it. */
+  schedule(fn: () => void): () => void;
+  now?: () => number;
+}
+
+export interface LayoutRunner {
+  handle(message: ToLayout): void;
+  dispose(): void;
+}
+
+export function createLayoutRunner(
+  post: (message: FromLayout, transfer: Transferable[]) => void,
+  options: LayoutRunnerOptions,
+): LayoutRunner {
+  const now = options.now ?? (() => performance.now());
+  let layout: ForceLayout | null = null;
+  let generation = -1;
+  let cancel: (() => void) | null = null;
+  let paused = false;
+
+  const step = () => {
+    cancel = null;
+    if (!layout || paused) return;
+    try {
+      const start = now();
+      const ran = layout.run(options.budgetMs, now);
+      const tickMs = ran > 0 ? (now() - start) / ran : 0;
+      const positions = layout.positions();
+      const settled = layout.settled;
+      post(
+        {
+          type: 'tick',
+          generation,
+          positions,
+          alpha: layout.alpha,
+          settled,
+          ticks: layout.ticks,
+          tickMs,
+        },
+        [positions.buffer],
+      );
+      if (!settled) cancel = options.schedule(step);
+    } catch (err) {
+      layout = null;
+      post({ type: 'error', message: err instanceof Error ? err.message : String(err) }, []);
+    }
+  };
+
+  const wake = () => {
+    paused = false;
+    cancel ??= options.schedule(step);
+  };
+
+  return {
+    handle(message) {
+      switch (message.type) {
+        case 'init':
+          try {
+            layout = new ForceLayout(message);
+            generation = message.generation;
+          } catch (err) {
+            layout = null;
+            post({ type: 'error', message: err instanceof Error ? err.message : String(err) }, []);
+            return;
+          }
+          wake();
+          return;
+        case 'drag':
+          if (!layout || message.generation !== generation) return;
+          layout.drag(message.index, message.x, message.y);
+          wake();
+          return;
+        case 'release':
+          if (!layout || message.generation !== generation) return;
+          layout.release(message.index);
+          wake();
+          return;
+        case 'reheat':
+          if (!layout || message.generation !== generation) return;
+          layout.reheat(message.alpha);
+          wake();
+          return;
+        case 'pause':
+          paused = true;
+          cancel?.();
+          cancel = null;
+          return;
+      }
+    },
+    dispose() {
+      cancel?.();
+      cancel = null;
+      layout = null;
+    },
+  };
+}
