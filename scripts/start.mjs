@@ -2,7 +2,8 @@
 // `npm start`: builds what is stale, then runs Loci — the daemon that serves your memory
 // to every editor over MCP (http://127.0.0.1:4747/mcp), with the API and the observatory
 // on the same port. It runs in the foreground; Ctrl+C stops it. The desktop shell
-// (Electron, tray icon) is not part of this version, so the daemon runs headless.
+// (Electron, tray icon) is not part of this version, so the daemon runs headless and
+// the observatory opens in a browser.
 import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +18,8 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 console.log(
   'Starting the Loci daemon (headless: the desktop app is not part of this version).\n' +
-    'Connect your editors with `npx loci setup` in another terminal.\n',
+    'Open the Observatory address below in your browser; connect your editors with\n' +
+    '`npx loci setup` in another terminal.\n',
 );
 const daemon = spawn(
   process.execPath,
