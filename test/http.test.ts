@@ -216,6 +216,10 @@ describe('the daemon over HTTP', () => {
   });
 
   it('speaks MCP over Streamable HTTP and names the client from Mcp-Client-Id', async () => {
+    const changes: number[] = [];
+    const off = daemon.engine.events.on('clients.changed', ({ connected }) =>
+      changes.push(connected),
+    );
     const client = new Client({ name: 'Some IDE', version: '2.0' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${daemon.url}/mcp`), {
@@ -233,7 +237,13 @@ describe('the daemon over HTTP', () => {
     expect(sessions.result.sessions).toContainEqual(
       expect.objectContaining({ client: 'windsurf', transport: 'http', calls: 1 }),
     );
+    // The Connect view hears of the session without polling; and of its end.
+    expect(changes[0]).toBeGreaterThan(0);
+    const transport = client.transport as StreamableHTTPClientTransport;
+    await transport.terminateSession();
     await client.close();
+    expect(changes.at(-1)).toBe(changes[0]! - 1);
+    off();
     const activity = JSON.parse((await api('activity.list', { limit: 1 })).body) as {
       result: { items: { actor: string; tool: string }[] };
     };

@@ -18,6 +18,8 @@ export interface EventMap {
   'store.renamed': { store: string; to: string };
   /** The background embedding of a store's memories. */
   'embedding.progressed': { store: string; model: string; done: number; total: number };
+  /** An MCP session opened or closed, or its client said its name. */
+  'clients.changed': { connected: number };
   /** A call by a client (MCP), for the activity feed. */
   'activity.recorded': ActivitySummary;
   /** A model download. */
@@ -41,4 +43,5 @@ export const EVENT_NAMES: EventName[] = [
   'embedding.progressed',
   'models.progressed',
   'activity.recorded',
+  'clients.changed',
 ];

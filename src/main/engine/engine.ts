@@ -117,7 +117,9 @@ export interface EngineOptions {
 export class Engine {
   readonly events = new EngineEvents();
   readonly activity = new ActivityLog(this.events);
-  readonly clients = new ClientRegistry();
+  readonly clients = new ClientRegistry((connected) =>
+    this.events.emit('clients.changed', { connected }),
+  );
   readonly recallLatencies = new RecallLatencies();
   /** Where this engine is served over HTTP, set by the daemon once it listens. */
   private serving: { url: string; port: number; tokenPath: string | null } | null = null;

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { EngineCallError } from '../lib/engineClient';
 import { takeTokenFromLocation } from '../lib/token';
 import { useConnectionStore } from '../stores/connectionStore';
+import { useUiStore } from '../stores/uiStore';
 import { createFakeClient, type FakeHandlers } from '../testing/fakeClient';
 import { statsFixture, storeListFixture } from '../testing/fixtures';
 import { App } from './App';
@@ -129,5 +130,23 @@ describe('App: connecting', () => {
     await user.selectOptions(screen.getByLabelText('Store'), 'work');
     await waitFor(() => expect(client.callsOf('stats.get')).toContainEqual({ store: 'work' }));
     expect(await screen.findByText('work', { selector: 'strong' })).toBeTruthy();
+  });
+
+  it('follows the store it shows when that store is renamed anywhere', async () => {
+    const user = userEvent.setup();
+    useConnectionStore.getState().setToken(TOKEN);
+    let names = ['default', 'work'];
+    const client = engine({ 'store.list': () => storeListFixture(names) });
+    render(<App client={client} />);
+    await screen.findByText('recallable now');
+    await user.selectOptions(screen.getByLabelText('Store'), 'work');
+    act(() => client.emit('store.renamed', { store: 'other', to: 'else' }));
+    expect(useUiStore.getState().store).toBe('work');
+    names = ['default', 'job'];
+    act(() => client.emit('store.renamed', { store: 'work', to: 'job' }));
+    expect(useUiStore.getState().store).toBe('job');
+    await waitFor(() => expect(client.callsOf('stats.get')).toContainEqual({ store: 'job' }));
+    // Remembered for the next visit under its new name.
+    expect(window.localStorage.getItem('loci.store')).toBe('job');
   });
 });

@@ -63,6 +63,12 @@ export function useConnection(client: EngineClient): void {
     const offCreated = client.on('store.created', () => {
       refreshStores().catch(() => undefined);
     });
+    // Renamed anywhere (Settings, the CLI, another tab): every view follows the store it
+    // shows, and the choice saved for the next visit follows too.
+    const offRenamed = client.on('store.renamed', ({ store, to }) => {
+      if (useUiStore.getState().store === store) useUiStore.getState().setStore(to);
+      refreshStores().catch(() => undefined);
+    });
 
     void probe();
     return () => {
@@ -70,6 +76,7 @@ export function useConnection(client: EngineClient): void {
       if (timer) clearTimeout(timer);
       offState();
       offCreated();
+      offRenamed();
       client.close();
     };
   }, [client, token, retries]);

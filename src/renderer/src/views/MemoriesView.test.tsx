@@ -326,6 +326,32 @@ describe('MemoriesView', () => {
     expect(c.callsOf('memory.erase')).toHaveLength(2);
   });
 
+  it('bulk: promotes only the quarantined ones, after a confirmation', async () => {
+    const user = userEvent.setup();
+    const c = client({
+      'memory.promote': (args) => ({ id: args.id, version: 2, change: 'promoted' }),
+      'memory.list': listHandler(40, (i) =>
+        summaryFixture(i, { trust: i % 2 ? 'quarantined' : 'trusted' }),
+      ),
+    });
+    renderWithClient(view(), c);
+    await screen.findByText('Memory number 0');
+    for (const i of [1, 2, 3])
+      await user.click(screen.getByRole('checkbox', { name: `Select “Memory number ${i}”` }));
+    const bar = screen.getByRole('toolbar', { name: 'Actions on the selected memories' });
+    await user.click(within(bar).getByRole('button', { name: 'Promote 2 quarantined…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Release 2 memories from quarantine?' });
+    expect(c.callsOf('memory.promote')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Promote to trusted' }));
+    await screen.findByText('2 memories are trusted now: agents can recall them.');
+    expect(
+      c
+        .callsOf('memory.promote')
+        .map((a) => (a as { id: string }).id)
+        .sort(),
+    ).toEqual([1, 3].map(idOf));
+  });
+
   it('bulk: a conflict is counted and explained', async () => {
     const user = userEvent.setup();
     const c = client({

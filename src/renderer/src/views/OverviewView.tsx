@@ -174,7 +174,7 @@ export default function OverviewView() {
     'stats.overview',
     store ? { store, days: DAYS } : { days: DAYS },
     // Recall timings move with every MCP call; a busy agent must not mean a busy page.
-    { refreshOn: ['memory.changed', 'activity.recorded'], throttleMs: 2_000 },
+    { refreshOn: ['memory.changed', 'activity.recorded', 'clients.changed'], throttleMs: 2_000 },
   );
   const clients = useClients();
   const { data, error } = query;

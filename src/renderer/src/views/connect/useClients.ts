@@ -1,6 +1,6 @@
 // The MCP clients connected now and the last call of each (clients.list), for the
-// Connect view and the Overview. Reloaded on every recorded call, and every so often
-// anyway: a session that ends or goes quiet announces nothing.
+// Connect view and the Overview. Reloaded when a session opens or closes and on every
+// recorded call (for the last call), and every so often anyway (for "last seen").
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { ActivitySummary, ClientListResult, ClientSession } from '../../../../shared/api';
 import { useEngineQuery, type EngineQuery } from '../../lib/useEngineQuery';
@@ -11,7 +11,7 @@ export function useClients(pollMs = CLIENTS_POLL_MS): EngineQuery<ClientListResu
   const query = useEngineQuery(
     'clients.list',
     {},
-    { refreshOn: ['activity.recorded'], throttleMs: 500 },
+    { refreshOn: ['clients.changed', 'activity.recorded'], throttleMs: 500 },
   );
   const reload = useRef(query.reload);
   useLayoutEffect(() => {

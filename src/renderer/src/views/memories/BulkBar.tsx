@@ -1,11 +1,11 @@
 // Actions on every selected memory at once: pin, unpin, add or remove a tag, forget (one
-// toast whose Undo restores them all), restore, erase (after a confirmation that counts
-// them). It replaces the list's header while something is selected.
+// toast whose Undo restores them all), restore, promote the quarantined ones (after a
+// confirmation), erase (after a confirmation that counts them). It replaces the list's header while something is selected.
 import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { formatCount } from '../../lib/format';
-import { EraseDialog } from './ConfirmDialogs';
+import { EraseDialog, PromoteDialog } from './ConfirmDialogs';
 import { useMemoriesStore } from './memoriesStore';
 import type { MemoryRow } from './model';
 import { parseTags } from './TagEditor';
@@ -41,10 +41,12 @@ export function BulkBar({
   const [tagging, setTagging] = useState<'add' | 'remove' | null>(null);
   const [draft, setDraft] = useState('');
   const [erasing, setErasing] = useState(false);
+  const [promoting, setPromoting] = useState(false);
 
   const targets = [...selected.values()];
   const live = targets.filter((t) => !t.deleted);
   const forgotten = targets.filter((t) => t.deleted);
+  const quarantined = live.filter((t) => t.quarantined);
   const tagsInSelection = [...new Set(live.flatMap((t) => t.tags))].sort();
 
   const run = async (name: string, fn: () => Promise<unknown>) => {
@@ -158,6 +160,15 @@ export function BulkBar({
               Restore{live.length ? ` ${formatCount(forgotten.length)} forgotten` : ''}
             </Button>
           ) : null}
+          {quarantined.length ? (
+            <Button size="sm" icon="check" onClick={() => setPromoting(true)}>
+              Promote
+              {quarantined.length < targets.length
+                ? ` ${formatCount(quarantined.length)} quarantined`
+                : ''}
+              …
+            </Button>
+          ) : null}
           <Button size="sm" variant="ghost" icon="trash" onClick={() => setErasing(true)}>
             Erase…
           </Button>
@@ -180,6 +191,17 @@ export function BulkBar({
             const outcome = await actions.erase(targets);
             unselect(outcome.ok);
             onErased(outcome.ok);
+          }}
+        />
+      ) : null}
+      {promoting ? (
+        <PromoteDialog
+          targets={quarantined}
+          reasons={[]}
+          onClose={() => setPromoting(false)}
+          onConfirm={async () => {
+            const outcome = await actions.promote(quarantined);
+            if (outcome.ok.length === targets.length) clear();
           }}
         />
       ) : null}

@@ -76,12 +76,13 @@ export function EraseDialog({
 }
 
 export function PromoteDialog({
-  target,
+  targets,
   reasons,
   onClose,
   onConfirm,
 }: {
-  target: Target;
+  targets: readonly Target[];
+  /** Why Loci held it back (one memory); empty for many. */
   reasons: readonly string[];
   onClose: () => void;
   onConfirm: () => Promise<unknown>;
@@ -92,25 +93,33 @@ export function PromoteDialog({
     <Dialog
       open
       onClose={onClose}
-      title={`Release ${describeTargets([target])} from quarantine?`}
+      title={`Release ${describeTargets(targets)} from quarantine?`}
       initialFocus={cancel}
       className="mem-dialog"
     >
       <div className="mem-dialog-body">
+        {targets.length > 1 ? (
+          <p>
+            Loci held these {formatCount(targets.length)} memories back because each looks like it
+            holds a secret. Quarantined memories are shown here but never given to an agent.
+          </p>
+        ) : (
+          <p>
+            Loci held this memory back because it looks like it holds a secret
+            {reasons.length ? (
+              <>
+                {' '}
+                (<span className="mono">{reasons.join(', ')}</span>)
+              </>
+            ) : null}
+            . Quarantined memories are shown here but never given to an agent.
+          </p>
+        )}
         <p>
-          Loci held this memory back because it looks like it holds a secret
-          {reasons.length ? (
-            <>
-              {' '}
-              (<span className="mono">{reasons.join(', ')}</span>)
-            </>
-          ) : null}
-          . Quarantined memories are shown here but never given to an agent.
-        </p>
-        <p>
-          Promoting makes it <strong>trusted</strong>: every agent connected to this store can
-          recall it from now on. Do this only if it holds no credential — or edit the secret out
-          first.
+          Promoting makes {targets.length > 1 ? 'them' : 'it'} <strong>trusted</strong>: every agent
+          connected to this store can recall {targets.length > 1 ? 'them' : 'it'} from now on. Do
+          this only if {targets.length > 1 ? 'none holds' : 'it holds no'} credential — or edit the
+          secret out first.
         </p>
       </div>
       <div className="mem-dialog-actions">

@@ -147,10 +147,10 @@ function Header({
       ) : null}
       {dialog === 'promote' ? (
         <PromoteDialog
-          target={target}
+          targets={[target]}
           reasons={memory.quarantine_reasons}
           onClose={() => setDialog(null)}
-          onConfirm={() => actions.promote(target)}
+          onConfirm={() => actions.promote([target])}
         />
       ) : null}
     </header>
@@ -281,10 +281,10 @@ export function MemoryDetail({
         <ProvenanceSection memory={data} />
         {promoting ? (
           <PromoteDialog
-            target={{ id: data.id, title: data.title }}
+            targets={[{ id: data.id, title: data.title }]}
             reasons={data.quarantine_reasons}
             onClose={() => setPromoting(false)}
-            onConfirm={() => actions.promote({ id: data.id, title: data.title })}
+            onConfirm={() => actions.promote([{ id: data.id, title: data.title }])}
           />
         ) : null}
       </>

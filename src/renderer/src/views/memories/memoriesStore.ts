@@ -8,7 +8,7 @@ import { DEFAULT_FILTERS, type Filters, type MemoryRow } from './model';
 /** What a bulk action needs to know of a selected memory. */
 export type SelectedMemory = Pick<
   MemoryRow,
-  'id' | 'title' | 'version' | 'pinned' | 'deleted' | 'tags'
+  'id' | 'title' | 'version' | 'pinned' | 'deleted' | 'tags' | 'quarantined'
 >;
 
 export interface MemoriesState {
@@ -51,6 +51,7 @@ const pick = (row: MemoryRow): SelectedMemory => ({
   pinned: row.pinned,
   deleted: row.deleted,
   tags: row.tags,
+  quarantined: row.quarantined,
 });
 
 const EMPTY = new Map<string, SelectedMemory>();

@@ -184,16 +184,20 @@ export function useMemoryActions() {
       return outcome;
     }
 
-    async function promote(target: Target): Promise<Outcome> {
+    async function promote(targets: readonly Target[]): Promise<Outcome> {
       const outcome = await runAll(
-        [target],
+        targets,
         (t) => t.id,
         (t) => client.call('memory.promote', { ...at, id: t.id }),
       );
-      reportFailures('promote', outcome, 1);
-      if (outcome.ok.length)
+      reportFailures('promote', outcome, targets.length);
+      const done = targets.filter((t) => outcome.ok.includes(t.id));
+      if (done.length)
         toast({
-          message: `${quote(target.title)} is trusted now: agents can recall it.`,
+          message:
+            done.length === 1
+              ? `${quote(done[0]!.title)} is trusted now: agents can recall it.`
+              : `${describeTargets(done)} are trusted now: agents can recall them.`,
           tone: 'success',
         });
       return outcome;

@@ -172,16 +172,6 @@ describe('SettingsView: stores', () => {
     expect(useUiStore.getState().stores.map((s) => s.name)).toEqual(['default', 'job']);
     expect(useUiStore.getState().store).toBe('job');
   });
-
-  it('follows the store shown when it is renamed elsewhere', async () => {
-    const client = setup();
-    await screen.findByTestId('stores-table');
-    act(() => useUiStore.getState().setStore('work'));
-    act(() => client.emit('store.renamed', { store: 'other', to: 'else' }));
-    expect(useUiStore.getState().store).toBe('work');
-    act(() => client.emit('store.renamed', { store: 'work', to: 'job' }));
-    expect(useUiStore.getState().store).toBe('job');
-  });
 });
 
 describe('SettingsView: models', () => {

@@ -11,7 +11,6 @@ import { Icon } from '../../components/Icon';
 import { LoadingState } from '../../components/LoadingState';
 import { TimeAgo } from '../../components/TimeAgo';
 import { useEngineClient } from '../../lib/engineContext';
-import { useEngineEvent } from '../../lib/useEngineEvent';
 import { toLociError, useEngineQuery } from '../../lib/useEngineQuery';
 import { useUiStore } from '../../stores/uiStore';
 import { DEFAULT_STORE, STORE_NAME_HINT, storeNameProblem } from './storeName';
@@ -192,11 +191,6 @@ export function StoresCard() {
   useEffect(() => {
     if (data) useUiStore.getState().setStores(data.stores);
   }, [data]);
-
-  // Renamed elsewhere (the CLI, another tab) while shown here: follow it.
-  useEngineEvent('store.renamed', ({ store, to }) => {
-    if (useUiStore.getState().store === store) useUiStore.getState().setStore(to);
-  });
 
   const names = data?.stores.map((s) => s.name) ?? [];
 
