@@ -9,6 +9,7 @@ import type {
 } from '../../shared/api';
 import type { Engine } from '../engine/engine';
 import { registerGraphHandlers } from './graph';
+import { registerIngestHandlers } from './ingest';
 import { registerMemoryHandlers } from './memory';
 import { registerModelHandlers } from './models';
 import { HandlerRegistry } from './registry';
@@ -22,6 +23,7 @@ export function createHandlers(engine: Engine): HandlerRegistry {
   registerGraphHandlers(registry, engine);
   registerStoreHandlers(registry, engine);
   registerModelHandlers(registry, engine);
+  registerIngestHandlers(registry, engine);
   registry.assertComplete();
   return registry;
 }

@@ -40,6 +40,12 @@ import type {
   TimelineResult,
   ModelInfo,
   ModelListResult,
+  IngestCancelResult,
+  IngestFoldersResult,
+  IngestListResult,
+  IngestReport,
+  IngestUndoResult,
+  IngestUploadResult,
 } from '../../shared/api';
 import { methods } from '../../shared/api';
 import { LociError } from '../../shared/errors';
@@ -638,6 +644,44 @@ export class Engine {
 
   async useModel(id: string): Promise<ModelListResult> {
     return this.semantic.useModel(id, await this.openStores());
+  }
+
+  // ------------------------------------------------------------------ ingestion
+
+  async ingestFiles(args: ParsedArgs<'ingest.files'>, _actor: Actor): Promise<IngestReport> {
+    await this.store(args.store);
+    throw new LociError('unavailable', 'File ingestion is being built.');
+  }
+
+  ingestUpload(_args: ParsedArgs<'ingest.upload'>): IngestUploadResult {
+    throw new LociError('unavailable', 'File ingestion is being built.');
+  }
+
+  ingestCancel(args: ParsedArgs<'ingest.cancel'>): IngestCancelResult {
+    return { batch: args.batch, cancelled: false };
+  }
+
+  async ingestUndo(args: ParsedArgs<'ingest.undo'>, _actor: Actor): Promise<IngestUndoResult> {
+    await this.store(args.store);
+    throw new LociError('not-found', `There is no import batch ${args.batch}.`);
+  }
+
+  async ingestRedo(args: ParsedArgs<'ingest.redo'>, _actor: Actor): Promise<IngestUndoResult> {
+    await this.store(args.store);
+    throw new LociError('not-found', `There is no import batch ${args.batch}.`);
+  }
+
+  async ingestList(args: ParsedArgs<'ingest.list'>): Promise<IngestListResult> {
+    const store = await this.store(args.store);
+    return { store: store.name, batches: [] };
+  }
+
+  ingestFolders(): IngestFoldersResult {
+    return { folders: [] };
+  }
+
+  ingestSetFolders(_args: ParsedArgs<'ingest.setFolders'>, _actor: Actor): IngestFoldersResult {
+    throw new LociError('unavailable', 'File ingestion is being built.');
   }
 
   // ------------------------------------------------------------------ rehearsal
