@@ -213,6 +213,33 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    name: 'read log: which MCP client read which memory, and when',
+    up(db) {
+      // Lighter than the audit chain (no hashes, bounded by AccessLog's retention):
+      // reads are far more frequent than writes and need no tamper evidence.
+      // memory_id is NULL for a call that read an index rather than memories (`map`).
+      db.exec(`
+        CREATE TABLE read_log (
+          id INTEGER PRIMARY KEY,
+          at INTEGER NOT NULL,
+          client TEXT NOT NULL,
+          method TEXT NOT NULL,
+          memory_id TEXT
+        ) STRICT;
+        CREATE INDEX read_log_by_time ON read_log(at);
+        CREATE INDEX read_log_by_client ON read_log(client, at);
+      `);
+      // Stores made before the triggers existed get them too (version 1 creates them).
+      db.exec(`
+        CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit
+          BEGIN SELECT RAISE(ABORT, 'audit rows are append-only'); END;
+        CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit
+          BEGIN SELECT RAISE(ABORT, 'audit rows are append-only'); END;
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
