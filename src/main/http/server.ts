@@ -1,7 +1,8 @@
 // The daemon's HTTP server: /health (open, says little), /api/<method> (the contract as
 // JSON over POST), /api/events (server-sent events), /mcp (MCP Streamable HTTP) and the
 // built observatory at /. Every request passes the Host and Origin checks before its body
-// is read; /api and /mcp need the bearer token; bodies are capped; requests time out.
+// is read; /api and /mcp need the bearer token; bodies are capped (1 MiB; 48 MiB for
+// ingest.upload, which carries a file); requests time out.
 // No business logic: every call goes through the handler registry.
 import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -19,6 +20,21 @@ import { SERVER_VERSION } from '../mcp/server';
 import { checkHost, checkOrigin, checkToken, type SecurityPolicy } from './security';
 
 export const BODY_LIMIT = 1024 * 1024;
+/**
+ * `ingest.upload` carries one file as base64 (at most LIMITS.uploadFileMaxBytes, 32 MiB,
+ * which is about 43 MiB of JSON): that one method may send a body up to 48 MiB. Every
+ * other method keeps BODY_LIMIT. The checks of Host, Origin and token still run first.
+ */
+export const UPLOAD_BODY_LIMIT = 48 * 1024 * 1024;
+const LARGE_BODY_METHODS: ReadonlySet<string> = new Set(['ingest.upload']);
+
+/** The body cap of one API method: UPLOAD_BODY_LIMIT for uploads, BODY_LIMIT otherwise. */
+export function bodyLimitFor(
+  method: string,
+  limits: { body: number; upload: number } = { body: BODY_LIMIT, upload: UPLOAD_BODY_LIMIT },
+): number {
+  return LARGE_BODY_METHODS.has(method) ? limits.upload : limits.body;
+}
 export const REQUEST_TIMEOUT_MS = 30_000;
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -62,6 +78,8 @@ export interface HttpServerOptions {
   defaultStore?: string | undefined;
   extraOrigins?: string[];
   bodyLimit?: number;
+  /** The cap for `ingest.upload` (default UPLOAD_BODY_LIMIT). */
+  uploadBodyLimit?: number;
 }
 
 export interface RunningHttpServer {
@@ -150,6 +168,7 @@ function serveStatic(root: string, urlPath: string, res: ServerResponse): void {
 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const limit = options.bodyLimit ?? BODY_LIMIT;
+  const limits = { body: limit, upload: options.uploadBodyLimit ?? UPLOAD_BODY_LIMIT };
   const { engine, handlers } = options;
   let boundPort = options.port;
   const policy: SecurityPolicy = {
@@ -194,7 +213,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         }
         if (req.method !== 'POST') throw new HttpError(405, 'Use POST for /api/<method>.');
         const method = decodeURIComponent(path.slice('/api/'.length));
-        const body = (await readJson(req, limit)) ?? {};
+        const body = (await readJson(req, bodyLimitFor(method, limits))) ?? {};
         const actor =
           req.headers['x-loci-actor'] === 'cli'
             ? ({ kind: 'cli', transport: 'http' } as const)
