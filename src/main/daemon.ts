@@ -87,7 +87,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     });
     const displayHost = host.includes(':') ? `[${host}]` : host;
     const url = `http://${displayHost === '0.0.0.0' ? '127.0.0.1' : displayHost}:${http.port}`;
-    engine.setServing({ url, port: http.port, tokenPath: tok?.path ?? null });
+    engine.setServing({ url, port: http.port, tokenPath: tok?.path ?? null, host });
     return {
       engine,
       handlers,

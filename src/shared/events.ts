@@ -18,6 +18,10 @@ export interface EventMap {
   'store.renamed': { store: string; to: string };
   /** The background embedding of a store's memories. */
   'embedding.progressed': { store: string; model: string; done: number; total: number };
+  /** A verification of the audit chain moving along (`done` when it finished). */
+  'audit.progressed': { store: string; checked: number; total: number; done: boolean };
+  /** The doctor ran (its verdict, for the tray's colour and the Doctor view). */
+  'doctor.finished': { store: string; status: 'ok' | 'warn' | 'fail' };
   /** An MCP session opened or closed, or its client said its name. */
   'clients.changed': { connected: number };
   /** A call by a client (MCP), for the activity feed. */
@@ -44,4 +48,6 @@ export const EVENT_NAMES: EventName[] = [
   'models.progressed',
   'activity.recorded',
   'clients.changed',
+  'audit.progressed',
+  'doctor.finished',
 ];

@@ -8,6 +8,8 @@ import type {
   MethodResult,
 } from '../../shared/api';
 import type { Engine } from '../engine/engine';
+import { registerAuditHandlers } from './audit';
+import { registerDoctorHandlers } from './doctor';
 import { registerGraphHandlers } from './graph';
 import { registerIngestHandlers } from './ingest';
 import { registerMemoryHandlers } from './memory';
@@ -24,6 +26,8 @@ export function createHandlers(engine: Engine): HandlerRegistry {
   registerStoreHandlers(registry, engine);
   registerModelHandlers(registry, engine);
   registerIngestHandlers(registry, engine);
+  registerAuditHandlers(registry, engine);
+  registerDoctorHandlers(registry, engine);
   registry.assertComplete();
   return registry;
 }

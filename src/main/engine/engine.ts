@@ -51,6 +51,8 @@ import { methods } from '../../shared/api';
 import { LociError } from '../../shared/errors';
 import type { MemoryChange } from '../../shared/events';
 import { ActivityLog } from './activity';
+import { AuditService } from './audit/service';
+import { Doctor } from './doctor/doctor';
 import { ClientRegistry } from './clients';
 import { setupEnvironment } from './setup/environment';
 import { check as setupCheck, plan as setupPlan, write as setupWrite } from './setup/setup';
@@ -128,7 +130,13 @@ export class Engine {
   );
   readonly recallLatencies = new RecallLatencies();
   /** Where this engine is served over HTTP, set by the daemon once it listens. */
-  private serving: { url: string; port: number; tokenPath: string | null } | null = null;
+  private serving: {
+    url: string;
+    port: number;
+    tokenPath: string | null;
+    /** The address bound (the URL shows 127.0.0.1 for 0.0.0.0). */
+    host?: string;
+  } | null = null;
   private readonly stores = new Map<string, Promise<OpenStore>>();
   private readonly pendingRehearsals = new Map<
     string,
@@ -140,6 +148,9 @@ export class Engine {
   readonly now: () => number;
 
   readonly semantic: Semantic;
+  /** Audit chain queries and verification, and the MCP clients' read log. */
+  readonly audit: AuditService;
+  readonly doctor: Doctor;
 
   private constructor(
     readonly dataDir: string,
@@ -149,6 +160,8 @@ export class Engine {
     private readonly options: EngineOptions,
   ) {
     this.now = options.clock ?? Date.now;
+    this.audit = new AuditService((name) => this.store(name), this.events, this.now);
+    this.doctor = new Doctor(this);
     this.semantic = new Semantic({
       dataDir,
       config,
@@ -248,12 +261,20 @@ export class Engine {
     );
     const result = await recall(ctx, args);
     this.recallLatencies.add(result.timings.total_ms ?? 0);
+    this.audit.noteRead(
+      store,
+      actor,
+      'memory.recall',
+      result.results.map((r) => r.id),
+    );
     return result;
   }
 
   async get(args: ParsedArgs<'memory.get'>, actor: Actor): Promise<MemoryView> {
     const store = await this.store(args.store);
-    return getMemory(store, actor, args.id, args.include_deleted, this.now());
+    const view = getMemory(store, actor, args.id, args.include_deleted, this.now());
+    this.audit.noteRead(store, actor, 'memory.get', [view.id]);
+    return view;
   }
 
   async list(args: ParsedArgs<'memory.list'>, actor: Actor): Promise<ListResult> {
@@ -379,18 +400,37 @@ export class Engine {
   }
 
   async neighbors(args: ParsedArgs<'graph.neighbors'>, actor: Actor): Promise<NeighborsResult> {
-    return neighbors(await this.store(args.store), actor, args);
+    const store = await this.store(args.store);
+    const result = neighbors(store, actor, args);
+    this.audit.noteRead(
+      store,
+      actor,
+      'graph.neighbors',
+      result.nodes.map((n) => n.id),
+    );
+    return result;
   }
 
   // ------------------------------------------------------------------ views and procedures
 
   async timeline(args: ParsedArgs<'memory.timeline'>, actor: Actor): Promise<TimelineResult> {
-    return timeline(await this.store(args.store), actor, args);
+    const store = await this.store(args.store);
+    const result = timeline(store, actor, args);
+    this.audit.noteRead(
+      store,
+      actor,
+      'memory.timeline',
+      result.items.map((m) => m.id),
+    );
+    return result;
   }
 
   async map(args: ParsedArgs<'memory.map'>, actor: Actor): Promise<MapResult> {
     const store = await this.store(args.store);
-    return memoryMap(store, actor, args.max_tokens, await loadTokenCounter());
+    const result = memoryMap(store, actor, args.max_tokens, await loadTokenCounter());
+    // The map is an index of titles: logged as one read of the index, not of each memory.
+    this.audit.noteRead(store, actor, 'memory.map', []);
+    return result;
   }
 
   async recordOutcome(
@@ -514,8 +554,19 @@ export class Engine {
   }
 
   /** The daemon says where it serves, for `system.info` and the observatory. */
-  setServing(serving: { url: string; port: number; tokenPath: string | null } | null): void {
+  setServing(serving: Engine['serving']): void {
     this.serving = serving;
+  }
+
+  /** The address the daemon is bound to, or null when nothing serves. */
+  servingHost(): string | null {
+    if (!this.serving) return null;
+    return this.serving.host ?? new URL(this.serving.url).hostname;
+  }
+
+  /** Writes this process's lock file again (the doctor's fix for a lost or stale lock). */
+  rewriteLock(): void {
+    this.lock.update({});
   }
 
   async systemInfo(): Promise<SystemInfo> {
@@ -565,6 +616,7 @@ export class Engine {
   async storeRename(args: ParsedArgs<'store.rename'>, actor: Actor): Promise<StoreInfo> {
     const name = this.registry.resolve(args.name);
     await this.flushRehearsals();
+    this.audit.reads.flush();
     const opening = this.stores.get(name);
     if (opening) {
       await this.semantic.releaseStore(name);
@@ -731,6 +783,7 @@ export class Engine {
   async close(): Promise<void> {
     if (this.closed) return;
     await this.flushRehearsals();
+    this.audit.reads.flush();
     this.closed = true;
     await this.semantic.close();
     for (const opening of this.stores.values()) {

@@ -22,7 +22,8 @@ export type AuditAction =
   | 'procedure.outcome'
   | 'store.create'
   | 'store.rename'
-  | 'audit.key_created';
+  | 'audit.key_created'
+  | 'audit.key_rotated';
 
 export interface AuditEntryInput {
   actor: string;

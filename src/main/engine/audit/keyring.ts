@@ -83,4 +83,41 @@ export class AuditKeyring {
   has(id: string): boolean {
     return Object.prototype.hasOwnProperty.call(this.data.keys, id);
   }
+
+  /** Every key id, oldest first (verification needs them all). */
+  ids(): string[] {
+    return Object.entries(this.data.keys)
+      .sort((a, b) => a[1].created_at.localeCompare(b[1].created_at))
+      .map(([id]) => id);
+  }
+
+  createdAt(id: string): string | null {
+    return this.data.keys[id]?.created_at ?? null;
+  }
+
+  /**
+   * Makes a new key current. Older keys stay in the file, so that entries signed with
+   * them still verify; the file is replaced atomically (a crash leaves the old or the
+   * new file, never half of one).
+   */
+  rotate(): { from: string; to: string } {
+    const from = this.data.current;
+    let to = AuditKeyring.newKeyId();
+    while (this.has(to)) to = AuditKeyring.newKeyId();
+    const next: KeyFile = {
+      version: 1,
+      current: to,
+      keys: {
+        ...this.data.keys,
+        [to]: { secret: randomBytes(32).toString('base64'), created_at: new Date().toISOString() },
+      },
+    };
+    const tmp = `${this.file}.tmp`;
+    writeFileSync(tmp, JSON.stringify(next, null, 2), { mode: 0o600 });
+    chmodSync(tmp, 0o600);
+    renameSync(tmp, this.file);
+    this.data.keys = next.keys;
+    this.data.current = to;
+    return { from, to };
+  }
 }

@@ -215,7 +215,7 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 5,
-    name: 'read log: which MCP client read which memory, and when',
+    name: 'read log: which MCP client read which memory, and when; audit filter indexes',
     up(db) {
       // Lighter than the audit chain (no hashes, bounded by AccessLog's retention):
       // reads are far more frequent than writes and need no tamper evidence.
@@ -230,6 +230,10 @@ export const MIGRATIONS: Migration[] = [
         ) STRICT;
         CREATE INDEX read_log_by_time ON read_log(at);
         CREATE INDEX read_log_by_client ON read_log(client, at);
+        -- The Audit view filters and lists the actors and actions present.
+        CREATE INDEX audit_by_actor ON audit(actor, seq);
+        CREATE INDEX audit_by_action ON audit(action, seq);
+        CREATE INDEX audit_by_target ON audit(target, seq) WHERE target IS NOT NULL;
       `);
       // Stores made before the triggers existed get them too (version 1 creates them).
       db.exec(`

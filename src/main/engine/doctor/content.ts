@@ -1,0 +1,105 @@
+// Checks of what the store holds: the audit chain's last verification and anchor,
+// memories about to fade, and quarantined memories waiting for a person.
+import { AT_RISK_RATIO } from '../cognition/fsrs';
+import { readLastVerify } from '../audit/anchorFile';
+import { chainHead } from '../audit/verify';
+import { finding, ok, type CheckDefinition } from './types';
+
+const DAY_MS = 86_400_000;
+
+export const contentChecks: CheckDefinition[] = [
+  {
+    id: 'audit.chain',
+    group: 'Audit',
+    title: 'Audit chain',
+    run({ store, now, limits }) {
+      const last = readLastVerify(store.dir);
+      const head = chainHead(store.db);
+      if (!last.last) {
+        return finding(
+          'warn',
+          `The chain (${head.total} entries) has never been verified.`,
+          'Verify it now (read-only) and keep the anchor it prints somewhere else.',
+          true,
+        );
+      }
+      const when = last.last.at.slice(0, 16).replace('T', ' ');
+      if (!last.last.ok) {
+        const b = last.last.first_broken;
+        return finding(
+          'fail',
+          `The last verification (${when}) found entry ${b?.seq ?? '?'} broken: ${b?.reason ?? 'unknown'}.`,
+          'Open the Audit view to see the entry; restore the database from a backup taken before it if you did not expect this.',
+        );
+      }
+      const age = now - Date.parse(last.last.at);
+      const anchor = last.anchor ? `anchor at entry ${last.anchor.seq}` : 'no anchor';
+      if (age > limits.auditStaleDays * DAY_MS) {
+        return finding(
+          'warn',
+          `Last verified ${Math.floor(age / DAY_MS)} days ago (${anchor}); ${head.seq - (last.anchor?.seq ?? 0)} entries since.`,
+          'Verify it again (read-only).',
+          true,
+        );
+      }
+      return ok(`Verified ${when} UTC (${last.last.checked} entries, ${anchor}).`);
+    },
+    async fix({ engine, store }) {
+      const r = await engine.audit.verify({ store: store.name });
+      return r.ok
+        ? `Verified ${r.checked} entries; anchor ${r.anchor_text ?? ''}`
+        : `Entry ${r.first_broken?.seq ?? '?'} is broken (${r.first_broken?.reason ?? ''}): ${r.first_broken?.detail ?? ''}`;
+    },
+  },
+  {
+    id: 'memory.fading',
+    group: 'Memories',
+    title: 'Memories about to fade',
+    run({ store, now }) {
+      const n = (
+        store.db
+          .prepare(
+            `SELECT COUNT(*) AS n FROM memory m JOIN memory_state s ON s.rid = m.rid
+              WHERE m.deleted_at IS NULL AND m.pinned = 0 AND s.last_review IS NOT NULL
+                AND s.stability > 0 AND (? - s.last_review) > ? * s.stability * ${DAY_MS}`,
+          )
+          .get(now, AT_RISK_RATIO) as { n: number }
+      ).n;
+      if (n > 0) {
+        return finding(
+          'warn',
+          `${n} memories are at risk of fading (unlikely to be recalled).`,
+          'Pin or use the ones you want to keep (Memories view, filter “at risk”).',
+        );
+      }
+      return ok('No memory is at risk of fading.');
+    },
+  },
+  {
+    id: 'memory.quarantine',
+    group: 'Memories',
+    title: 'Quarantined memories',
+    run({ store }) {
+      const q = (
+        store.db
+          .prepare(
+            `SELECT COUNT(*) AS n FROM memory WHERE trust = 'quarantined' AND deleted_at IS NULL`,
+          )
+          .get() as { n: number }
+      ).n;
+      const review = (
+        store.db.prepare(`SELECT COUNT(*) AS n FROM review_item WHERE state = 'pending'`).get() as {
+          n: number;
+        }
+      ).n;
+      if (q + review > 0) {
+        return finding(
+          'warn',
+          `${q} quarantined memories and ${review} review items wait for a person.`,
+          'Promote or erase them in the Memories view (filter “quarantined”).',
+        );
+      }
+      return ok('Nothing waits in quarantine or review.');
+    },
+  },
+];
