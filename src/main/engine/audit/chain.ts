@@ -23,7 +23,10 @@ export type AuditAction =
   | 'store.create'
   | 'store.rename'
   | 'audit.key_created'
-  | 'audit.key_rotated';
+  | 'audit.key_rotated'
+  | 'ingest.batch'
+  | 'ingest.undo'
+  | 'ingest.redo';
 
 export interface AuditEntryInput {
   actor: string;
