@@ -16,6 +16,8 @@ export default defineConfig({
           cli: resolve(import.meta.dirname, 'src/main/cli.ts'),
           // The embedding worker thread is its own entry (loaded by embed/workerHost.ts).
           embedWorker: resolve(import.meta.dirname, 'src/main/engine/embed/worker.ts'),
+          // The file parser worker thread (loaded by engine/ingest/pool.ts).
+          ingestWorker: resolve(import.meta.dirname, 'src/main/engine/ingest/worker.ts'),
         },
       },
     },

@@ -1,6 +1,6 @@
 // The event map: what the engine announces after a change is committed. The HTTP
 // transport relays these as server-sent events and the Electron shell over IPC.
-import type { ActivitySummary } from './api';
+import type { ActivitySummary, IngestFileStatus, IngestTotals } from './api';
 
 export type MemoryChange = 'created' | 'updated' | 'forgotten' | 'restored' | 'erased' | 'promoted';
 
@@ -18,6 +18,29 @@ export interface EventMap {
   'store.renamed': { store: string; to: string };
   /** The background embedding of a store's memories. */
   'embedding.progressed': { store: string; model: string; done: number; total: number };
+  /**
+   * An import's progress: `scanning` (walking folders; `files` grows), then per file
+   * `file` (started) and `chunk` (chunks written so far), `file-done` with its status,
+   * and `finished` with the totals (also when cancelled).
+   */
+  'ingest.progressed': {
+    store: string;
+    batch: string;
+    phase: 'scanning' | 'file' | 'chunk' | 'file-done' | 'finished';
+    /** The file this is about (null for scanning and finished). */
+    file: string | null;
+    /** 0-based index of the file among `files`. */
+    file_index: number;
+    files: number;
+    chunks_done: number;
+    chunks_total: number | null;
+    bytes_done: number;
+    bytes_total: number;
+    status: IngestFileStatus | null;
+    totals: IngestTotals | null;
+  };
+  /** An import batch was undone or redone. */
+  'ingest.changed': { store: string; batch: string; status: 'done' | 'undone' };
   /** A verification of the audit chain moving along (`done` when it finished). */
   'audit.progressed': { store: string; checked: number; total: number; done: boolean };
   /** The doctor ran (its verdict, for the tray's colour and the Doctor view). */
@@ -50,4 +73,6 @@ export const EVENT_NAMES: EventName[] = [
   'clients.changed',
   'audit.progressed',
   'doctor.finished',
+  'ingest.progressed',
+  'ingest.changed',
 ];

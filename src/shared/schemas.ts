@@ -44,6 +44,13 @@ export const LIMITS = {
   maxTokensMax: 200_000,
   neighborsDepthMax: 3,
   neighborsLimitMax: 500,
+  /** Paths one ingest.files call may name (each may be a folder). */
+  ingestPathsMax: 1000,
+  /** Bytes of one file sent through ingest.upload (before base64). */
+  uploadFileMaxBytes: 32 * 1024 * 1024,
+  chunkTokensMin: 64,
+  chunkTokensMax: 2048,
+  ingestFoldersMax: 100,
 } as const;
 
 export const StoreNameSchema = z
@@ -369,6 +376,94 @@ export type Evidence = z.infer<typeof EvidenceSchema>;
 export type Layer = (typeof LAYERS)[number];
 export type Trust = (typeof TRUST_LEVELS)[number];
 
+// ---------------------------------------------------------------- ingestion
+
+export const INGEST_FORMATS = [
+  'markdown',
+  'text',
+  'code',
+  'json',
+  'jsonl',
+  'csv',
+  'html',
+  'pdf',
+  'docx',
+] as const;
+
+/** An import batch: a ULID (the caller may choose it, to cancel before the answer). */
+export const BatchIdSchema = z
+  .string()
+  .regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'an import batch id is a 26-character ULID');
+
+/** A browser's upload session: files staged under it are then ingested as one folder. */
+export const UploadIdSchema = z
+  .string()
+  .regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'an upload id is a 26-character ULID');
+
+/** A path inside an upload: relative, "/"-separated, no "..", no empty or hidden tricks. */
+export const UploadPathSchema = z
+  .string()
+  .min(1)
+  .max(1024)
+  .refine(
+    (p) =>
+      !p.startsWith('/') &&
+      !p.includes('\\') &&
+      !p.includes('\0') &&
+      !/^[A-Za-z]:/.test(p) &&
+      p.split('/').every((part) => part !== '' && part !== '.' && part !== '..'),
+    'an upload path is relative ("docs/notes.md"), without "..", "." or empty parts',
+  );
+
+const ingestChunking = {
+  /** Tokens per chunk (default: what the active embedding model takes, at most 512). */
+  chunk_tokens: z.number().int().min(LIMITS.chunkTokensMin).max(LIMITS.chunkTokensMax).optional(),
+  /** Tokens shared by neighbouring chunks (default: an eighth of chunk_tokens). */
+  overlap_tokens: z.number().int().min(0).max(512).optional(),
+  /** Extra tags on every memory of the batch. */
+  tags: z.array(z.string().min(1).max(LIMITS.tagMaxChars)).max(8).optional(),
+};
+
+export const IngestFilesArgsSchema = z
+  .strictObject({
+    ...storeField,
+    /** Absolute paths of files or folders on the engine's machine. */
+    paths: z.array(z.string().min(1).max(4096)).min(1).max(LIMITS.ingestPathsMax).optional(),
+    /** Or: the files staged with ingest.upload under this id. */
+    upload: UploadIdSchema.optional(),
+    batch: BatchIdSchema.optional(),
+    ...ingestChunking,
+  })
+  .refine((a) => (a.paths === undefined) !== (a.upload === undefined), {
+    message: 'give either paths or upload, not both',
+    path: ['paths'],
+  });
+
+export const IngestUploadArgsSchema = z.strictObject({
+  upload: UploadIdSchema,
+  path: UploadPathSchema,
+  /** The file's bytes, base64. */
+  content_base64: z
+    .string()
+    .max(Math.ceil((LIMITS.uploadFileMaxBytes * 4) / 3) + 4, 'the file is larger than 32 MiB'),
+  /** The file's last-modified time (ms since 1970), kept as its provenance. */
+  modified: z.number().int().min(0).optional(),
+});
+
+export const IngestBatchArgsSchema = z.strictObject({ ...storeField, batch: BatchIdSchema });
+
+export const IngestCancelArgsSchema = z.strictObject({ batch: BatchIdSchema });
+
+export const IngestListArgsSchema = z.strictObject({
+  ...storeField,
+  limit: z.number().int().min(1).max(200).default(50),
+});
+
+export const IngestFoldersArgsSchema = z.strictObject({
+  /** Absolute folders the MCP tool ingest_file may read from (replaces the list). */
+  folders: z.array(z.string().min(1).max(4096)).max(LIMITS.ingestFoldersMax),
+});
+
 // ---------------------------------------------------------------- audit and doctor
 
 /** Why an audit entry failed verification (see src/main/engine/audit/verify.ts). */
@@ -397,7 +492,15 @@ export const AuditListArgsSchema = z.strictObject({
 /** An anchor as JSON (what audit.verify returns) or its one-line `loci-anchor:1:…` form. */
 export const AuditAnchorInputSchema = z.union([
   z.string().min(1).max(1000),
-  z.looseObject({ v: z.literal(1), seq: z.number().int().min(0), hash: z.string() }),
+  z.object({
+    v: z.literal(1),
+    store: z.string().max(100),
+    seq: z.number().int().min(0),
+    hash: z.string().max(100),
+    key_id: z.string().max(100),
+    at: z.string().max(100),
+    mac: z.string().max(100),
+  }),
 ]);
 
 export const AuditVerifyArgsSchema = z.strictObject({

@@ -38,6 +38,12 @@ export const ConfigSchema = z.strictObject({
       use_recognizer: z.boolean().default(true),
     })
     .prefault({}),
+  ingest: z
+    .strictObject({
+      /** Folders the MCP tool ingest_file may read from (absolute; Settings or `loci ingest allow`). */
+      allowed_folders: z.array(z.string().min(1).max(4096)).max(100).default([]),
+    })
+    .prefault({}),
 });
 
 export type Config = z.output<typeof ConfigSchema>;

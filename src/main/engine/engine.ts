@@ -75,7 +75,14 @@ import {
   updateMemory,
 } from './memory/mutate';
 import { getMemory, history, listMemories, loadRow, stats } from './memory/read';
-import { insertMemories, prepareMemories, type RememberItem } from './memory/remember';
+import {
+  insertMemories,
+  prepareMemories,
+  type CreatedMemory,
+  type RememberItem,
+} from './memory/remember';
+import { IngestService, type IngestHooks } from './ingest/service';
+import type { IngestLimits } from './ingest/limits';
 import { rehearseMemories, strengthenCoRecalled } from './memory/state';
 import { recall } from './recall/recall';
 import { loadConfig, type Config } from './config';
@@ -120,6 +127,8 @@ export interface EngineOptions {
   env?: Record<string, string | undefined>;
   /** Home folder whose editor configurations `setup` reads and writes (tests use a temporary one). */
   setupHome?: string;
+  /** File ingestion: lower limits (tests) and test seams. */
+  ingest?: { limits?: Partial<IngestLimits>; hooks?: IngestHooks };
 }
 
 export class Engine {
@@ -148,6 +157,8 @@ export class Engine {
   readonly now: () => number;
 
   readonly semantic: Semantic;
+  /** File ingestion: batches, uploads, the parser worker, allowed folders. */
+  private readonly ingest: IngestService;
   /** Audit chain queries and verification, and the MCP clients' read log. */
   readonly audit: AuditService;
   readonly doctor: Doctor;
@@ -169,6 +180,22 @@ export class Engine {
       now: this.now,
       embedWrites: options.embedWrites ?? 'background',
       ...(options.env ? { env: options.env } : {}),
+    });
+    this.ingest = new IngestService({
+      dataDir,
+      config,
+      events: this.events,
+      now: this.now,
+      newId: () => this.newId(),
+      store: (name) => this.store(name),
+      modelMaxTokens: () => this.semantic.embedding.maxTokens,
+      created: (store, created, actor) => this.afterCreate(store, created, actor),
+      changed: async (store, ids, change, actor) => {
+        this.changed(store, ids, change, actor);
+        if (change === 'restored') await this.semantic.afterWrite(store);
+      },
+      ...(options.ingest?.limits ? { limits: options.ingest.limits } : {}),
+      ...(options.ingest?.hooks ? { hooks: options.ingest.hooks } : {}),
     });
   }
 
@@ -232,17 +259,20 @@ export class Engine {
       newId: () => this.newId(),
       now: this.now(),
     });
-    if (created.length > 0) {
-      this.semantic.memoriesCreated(store, created);
-      this.events.emit('memory.changed', {
-        store: store.name,
-        ids: created.map((m) => m.id),
-        change: 'created',
-        actor: actorName(actor),
-      });
-      await this.semantic.afterWrite(store, created);
-    }
+    if (created.length > 0) await this.afterCreate(store, created, actor);
     return { results };
+  }
+
+  /** After new memories are committed: the recogniser, the event, their vectors. */
+  private async afterCreate(store: OpenStore, created: CreatedMemory[], actor: Actor) {
+    this.semantic.memoriesCreated(store, created);
+    this.events.emit('memory.changed', {
+      store: store.name,
+      ids: created.map((m) => m.id),
+      change: 'created',
+      actor: actorName(actor),
+    });
+    await this.semantic.afterWrite(store, created);
   }
 
   async recall(args: ParsedArgs<'memory.recall'>, caller: Actor): Promise<RecallResult> {
@@ -700,40 +730,39 @@ export class Engine {
 
   // ------------------------------------------------------------------ ingestion
 
-  async ingestFiles(args: ParsedArgs<'ingest.files'>, _actor: Actor): Promise<IngestReport> {
-    await this.store(args.store);
-    throw new LociError('unavailable', 'File ingestion is being built.');
+  ingestFiles(args: ParsedArgs<'ingest.files'>, actor: Actor): Promise<IngestReport> {
+    return this.ingest.files(args, actor);
   }
 
-  ingestUpload(_args: ParsedArgs<'ingest.upload'>): IngestUploadResult {
-    throw new LociError('unavailable', 'File ingestion is being built.');
+  ingestUpload(args: ParsedArgs<'ingest.upload'>): Promise<IngestUploadResult> {
+    return this.ingest.upload(args);
   }
 
   ingestCancel(args: ParsedArgs<'ingest.cancel'>): IngestCancelResult {
-    return { batch: args.batch, cancelled: false };
+    return this.ingest.cancel(args);
   }
 
-  async ingestUndo(args: ParsedArgs<'ingest.undo'>, _actor: Actor): Promise<IngestUndoResult> {
-    await this.store(args.store);
-    throw new LociError('not-found', `There is no import batch ${args.batch}.`);
+  ingestUndo(args: ParsedArgs<'ingest.undo'>, actor: Actor): Promise<IngestUndoResult> {
+    return this.ingest.undo(args, actor);
   }
 
-  async ingestRedo(args: ParsedArgs<'ingest.redo'>, _actor: Actor): Promise<IngestUndoResult> {
-    await this.store(args.store);
-    throw new LociError('not-found', `There is no import batch ${args.batch}.`);
+  ingestRedo(args: ParsedArgs<'ingest.redo'>, actor: Actor): Promise<IngestUndoResult> {
+    return this.ingest.redo(args, actor);
   }
 
-  async ingestList(args: ParsedArgs<'ingest.list'>): Promise<IngestListResult> {
-    const store = await this.store(args.store);
-    return { store: store.name, batches: [] };
+  ingestList(args: ParsedArgs<'ingest.list'>): Promise<IngestListResult> {
+    return this.ingest.list(args);
   }
 
   ingestFolders(): IngestFoldersResult {
-    return { folders: [] };
+    return this.ingest.folders();
   }
 
-  ingestSetFolders(_args: ParsedArgs<'ingest.setFolders'>, _actor: Actor): IngestFoldersResult {
-    throw new LociError('unavailable', 'File ingestion is being built.');
+  ingestSetFolders(
+    args: ParsedArgs<'ingest.setFolders'>,
+    actor: Actor,
+  ): Promise<IngestFoldersResult> {
+    return this.ingest.setFolders(args, actor);
   }
 
   // ------------------------------------------------------------------ rehearsal
@@ -785,6 +814,7 @@ export class Engine {
     await this.flushRehearsals();
     this.audit.reads.flush();
     this.closed = true;
+    await this.ingest.close();
     await this.semantic.close();
     for (const opening of this.stores.values()) {
       try {

@@ -50,6 +50,12 @@ export class EmbeddingService {
     );
   }
 
+  /** The active model's window in tokens; null for the hashing fallback (no window). */
+  get maxTokens(): number | null {
+    if (this.current) return this.current.semantic ? this.current.maxTokens : null;
+    return this.chosen && !this.loadFailure ? this.chosen.manifest.max_tokens : null;
+  }
+
   status(): EmbeddingStatus {
     const semantic = this.chosen !== null && this.loadFailure === null;
     return {

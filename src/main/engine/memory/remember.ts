@@ -33,6 +33,8 @@ export interface PreparedMemory {
   valence: number;
   arousal: number;
   secretRules: string[];
+  /** Where it comes from when not the caller itself (`file:<name>` for ingested files). */
+  source?: string;
 }
 
 export function checkValidity(validFrom: number | null, validTo: number | null) {
@@ -200,7 +202,7 @@ export function insertMemories(
         title: item.title,
         content: item.content,
         kind: item.kind,
-        source,
+        source: item.source ?? source,
         evidence: JSON.stringify(item.evidence),
         trust,
         quarantine_reasons: JSON.stringify(item.secretRules),
@@ -238,7 +240,7 @@ export function insertMemories(
               valid_to: item.validTo,
             }),
             kind: item.kind,
-            source,
+            source: item.source ?? source,
             trust,
             ...(quarantined ? { quarantine_rules: item.secretRules } : {}),
           },

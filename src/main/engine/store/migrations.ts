@@ -244,6 +244,30 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 6,
+    name: 'import batches: files ingested together, undone and redone together',
+    up(db) {
+      // The batch's memories are found by their `batch:<id>` tag; `undone_ids` keeps
+      // exactly what an undo forgot, so a redo restores those and nothing else.
+      db.exec(`
+        CREATE TABLE ingest_batch (
+          id TEXT PRIMARY KEY,
+          status TEXT NOT NULL CHECK (status IN ('running', 'done', 'cancelled', 'undone')),
+          actor TEXT NOT NULL,
+          roots TEXT NOT NULL CHECK (json_valid(roots)),
+          started_at INTEGER NOT NULL,
+          finished_at INTEGER,
+          undone_at INTEGER,
+          totals TEXT NOT NULL CHECK (json_valid(totals)),
+          files TEXT NOT NULL CHECK (json_valid(files)),
+          undone_ids TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(undone_ids)),
+          status_before_undo TEXT
+        ) STRICT;
+        CREATE INDEX ingest_batch_by_start ON ingest_batch(started_at);
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

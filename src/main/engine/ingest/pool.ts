@@ -1,0 +1,129 @@
+// The main-thread side of the parser worker: one worker, one file at a time, with a
+// wall-clock budget per file and a V8 heap budget. A file past either budget gets its
+// worker terminated and is reported as failed; the next file starts a fresh worker, so
+// a hostile file never takes the engine down.
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Chunk, DocInfo, ParseRequest, ParseResponse } from './types';
+
+export type ParseOutcome =
+  { ok: true; info: DocInfo; chunks: Chunk[] } | { ok: false; reason: string };
+
+/** Built: out/main/ingestWorker.js beside this bundle; from sources: worker.ts through tsx. */
+function spawnWorker(heapMb: number): Worker {
+  const resourceLimits = {
+    maxOldGenerationSizeMb: heapMb,
+    maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(heapMb / 8))),
+    stackSizeMb: 4,
+  };
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) {
+    return new Worker(new URL('./ingestWorker.js', here), { resourceLimits });
+  }
+  const entry = new URL('./worker.ts', here).href;
+  const tsxPackage = createRequire(here).resolve('tsx/package.json');
+  const tsxApi = pathToFileURL(join(dirname(tsxPackage), 'dist/esm/api/index.mjs')).href;
+  const code = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(code, { eval: true, resourceLimits });
+}
+
+interface Job {
+  req: ParseRequest;
+  timeoutMs: number;
+  resolve: (o: ParseOutcome) => void;
+}
+
+export class ParserPool {
+  private worker: Worker | null = null;
+  private queue: Job[] = [];
+  private running: Job | null = null;
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly heapMb: number) {}
+
+  /** Parses one file; never rejects: a failure is an outcome with a reason. */
+  parse(req: Omit<ParseRequest, 'id'>, timeoutMs: number): Promise<ParseOutcome> {
+    if (this.closed) return Promise.resolve({ ok: false, reason: 'the engine is shutting down' });
+    return new Promise((resolve) => {
+      this.queue.push({ req: { ...req, id: this.nextId++ }, timeoutMs, resolve });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.running || this.queue.length === 0) return;
+    const job = this.queue.shift() as Job;
+    this.running = job;
+    const worker = (this.worker ??= spawnWorker(this.heapMb));
+    let done = false;
+    const finish = (outcome: ParseOutcome, kill: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      if (kill) {
+        if (this.worker === worker) this.worker = null;
+        void worker.terminate();
+      }
+      this.running = null;
+      job.resolve(outcome);
+      this.pump();
+    };
+    const onMessage = (msg: ParseResponse) => {
+      if (msg.id !== job.req.id) return;
+      finish(
+        msg.ok
+          ? { ok: true, info: msg.info, chunks: msg.chunks }
+          : { ok: false, reason: msg.reason },
+        false,
+      );
+    };
+    const onError = (err: Error & { code?: string }) => {
+      finish(
+        {
+          ok: false,
+          reason:
+            err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+              ? `went past the parser's memory budget (${this.heapMb} MB): not read`
+              : `the parser stopped: ${err.message}`,
+        },
+        true,
+      );
+    };
+    const onExit = () => finish({ ok: false, reason: 'the parser stopped unexpectedly' }, true);
+    const timer = setTimeout(
+      () =>
+        finish(
+          {
+            ok: false,
+            reason: `took longer than ${Math.round(job.timeoutMs / 100) / 10} s to parse (the per-file time budget): not read`,
+          },
+          true,
+        ),
+      job.timeoutMs,
+    );
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    // The bytes move to the worker (no copy) unless they share a buffer with others.
+    let { bytes } = job.req;
+    if (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength) {
+      bytes = new Uint8Array(bytes);
+    }
+    worker.postMessage({ ...job.req, bytes }, [bytes.buffer as ArrayBuffer]);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0))
+      job.resolve({ ok: false, reason: 'the engine is shutting down' });
+    const w = this.worker;
+    this.worker = null;
+    if (w) await w.terminate();
+  }
+}
