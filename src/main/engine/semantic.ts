@@ -99,6 +99,17 @@ export class Semantic {
     return r.index;
   }
 
+  /**
+   * Vectors were removed outside the write path (a doctor's repair): drop the in-memory
+   * index and what is known to be missing, so both are read again from the database.
+   */
+  vectorsChanged(store: OpenStore): void {
+    const r = this.runtime(store);
+    r.index = null;
+    r.pending = null;
+    r.counted = null;
+  }
+
   /** How many live memories wait for a vector of the active model. */
   private missing(store: OpenStore): number {
     const index = this.index(store);

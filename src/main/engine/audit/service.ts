@@ -72,11 +72,15 @@ export class AuditService {
     const store = await this.open(args.store);
     const where: string[] = [];
     const params: unknown[] = [];
-    if (args.actor !== undefined) (where.push('actor = ?'), params.push(args.actor));
-    if (args.action !== undefined) (where.push('action = ?'), params.push(args.action));
-    if (args.target !== undefined) (where.push('target = ?'), params.push(args.target));
-    if (args.since !== undefined) (where.push('at >= ?'), params.push(Date.parse(args.since)));
-    if (args.until !== undefined) (where.push('at < ?'), params.push(Date.parse(args.until)));
+    const add = (cond: string, value: unknown) => {
+      where.push(cond);
+      params.push(value);
+    };
+    if (args.actor !== undefined) add('actor = ?', args.actor);
+    if (args.action !== undefined) add('action = ?', args.action);
+    if (args.target !== undefined) add('target = ?', args.target);
+    if (args.since !== undefined) add('at >= ?', Date.parse(args.since));
+    if (args.until !== undefined) add('at < ?', Date.parse(args.until));
     const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const page = [...where, ...(args.before_seq !== undefined ? ['seq < ?'] : [])];
     const rows = store.db

@@ -68,8 +68,14 @@ export const databaseChecks: CheckDefinition[] = [
     group: 'Database',
     title: 'Integrity (quick_check)',
     run({ store }) {
-      const rows = store.db.pragma('quick_check') as { quick_check: string }[];
-      const problems = rows.map((r) => r.quick_check).filter((l) => l !== 'ok');
+      let problems: string[];
+      try {
+        const rows = store.db.pragma('quick_check') as { quick_check: string }[];
+        problems = rows.map((r) => r.quick_check).filter((l) => l !== 'ok');
+      } catch (err) {
+        // A badly damaged file makes quick_check itself fail ("disk image is malformed").
+        problems = [(err as Error).message];
+      }
       if (problems.length > 0) {
         return finding(
           'fail',

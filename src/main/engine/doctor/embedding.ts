@@ -54,14 +54,14 @@ export const embeddingChecks: CheckDefinition[] = [
     group: 'Embeddings',
     title: 'Stored vectors match the model',
     run(ctx) {
-      const { list, model } = activeModel(ctx);
+      const { list } = activeModel(ctx);
       const rows = ctx.store.db
         .prepare(
           'SELECT model, dims, COUNT(*) AS n FROM memory_embedding GROUP BY model, dims ORDER BY n DESC',
         )
         .all() as { model: string; dims: number; n: number }[];
       const active = rows.filter((r) => r.model === list.active);
-      const expected = model?.dims ?? active[0]?.dims;
+      const expected = ctx.engine.semantic.embedding.dims;
       const wrong = active.filter((r) => r.dims !== expected).reduce((a, r) => a + r.n, 0);
       const other = rows.filter((r) => r.model !== list.active).reduce((a, r) => a + r.n, 0);
       if (wrong > 0) {
@@ -81,22 +81,19 @@ export const embeddingChecks: CheckDefinition[] = [
         );
       }
       const n = active.reduce((a, r) => a + r.n, 0);
-      return ok(`${n} vectors, all ${list.active}${expected ? ` × ${expected}` : ''}.`);
+      return ok(`${n} vectors, all ${list.active} × ${expected}.`);
     },
     async fix(ctx) {
-      const { list, model } = activeModel(ctx);
+      const { list } = activeModel(ctx);
+      const dims = ctx.engine.semantic.embedding.dims;
       const db = ctx.store.db;
-      const removed = db.transaction(() => {
-        let n = db
-          .prepare('DELETE FROM memory_embedding WHERE model <> ?')
-          .run(list.active).changes;
-        if (model) {
-          n += db
-            .prepare('DELETE FROM memory_embedding WHERE model = ? AND dims <> ?')
-            .run(list.active, model.dims).changes;
-        }
-        return n;
-      })();
+      const removed = db.transaction(
+        () =>
+          db
+            .prepare('DELETE FROM memory_embedding WHERE model <> ? OR dims <> ?')
+            .run(list.active, dims).changes,
+      )();
+      ctx.engine.semantic.vectorsChanged(ctx.store);
       const status = await ctx.engine.embedPending(ctx.store.name);
       return `Removed ${removed} mismatched vectors; ${status.embedded} embedded, ${status.pending} waiting.`;
     },
@@ -119,6 +116,8 @@ export const embeddingChecks: CheckDefinition[] = [
       return ok(`All ${total} memories have a ${s.model} vector; the backfill queue is empty.`);
     },
     async fix(ctx) {
+      // What is missing is counted again: the runtime's list may predate the damage.
+      ctx.engine.semantic.vectorsChanged(ctx.store);
       const s = await ctx.engine.embedPending(ctx.store.name);
       return `Backfill done: ${s.embedded} embedded, ${s.pending} waiting.`;
     },
