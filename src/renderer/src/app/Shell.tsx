@@ -8,6 +8,7 @@ import { CommandPalette } from './CommandPalette';
 import { RouteOutlet } from './RouteOutlet';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
+import { useWindowDrop } from './useWindowDrop';
 
 function usePaletteShortcut(): void {
   useEffect(() => {
@@ -27,6 +28,7 @@ function usePaletteShortcut(): void {
 export function Shell() {
   const route = useRoute();
   usePaletteShortcut();
+  const dragging = useWindowDrop();
   return (
     <div className="shell">
       <a
@@ -48,6 +50,11 @@ export function Shell() {
         </main>
       </div>
       <CommandPalette />
+      {dragging ? (
+        <div className="drop-overlay" aria-hidden>
+          <div className="drop-overlay-card">Drop files or folders to import them</div>
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -66,6 +66,16 @@ const atlas: ViewDefinition = {
   component: lazy(() => import('./AtlasView')),
 };
 
+const ingest: ViewDefinition = {
+  id: 'ingest',
+  label: 'Ingest',
+  icon: 'ingest',
+  path: '/ingest',
+  description: 'Drop files and folders to turn them into memories: progress per file, undo',
+  keywords: ['import', 'upload', 'files', 'folder', 'drop', 'pdf', 'markdown', 'csv', 'undo'],
+  component: lazy(() => import('./IngestView')),
+};
+
 const activity: ViewDefinition = {
   id: 'activity',
   label: 'Activity',
@@ -101,6 +111,7 @@ export const VIEWS: readonly ViewDefinition[] = [
   memories,
   recall,
   atlas,
+  ingest,
   activity,
   connect,
   settings,
