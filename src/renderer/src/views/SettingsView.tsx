@@ -1,8 +1,10 @@
 // Settings: the stores (create, switch, rename), the embedding model (install with
 // progress, use, remove), the current store's vectors (embed what waits, recalibrate),
-// the daemon (port, token, data directory, versions) and about.
+// the folders agents may import files from, the daemon (port, token, data directory,
+// versions) and about.
 import { useEngineQuery } from '../lib/useEngineQuery';
 import { ErrorState } from '../components/ErrorState';
+import { AllowedFoldersCard } from './settings/AllowedFoldersCard';
 import { EmbeddingCard } from './settings/EmbeddingCard';
 import { ModelsCard } from './settings/ModelsCard';
 import { StoresCard } from './settings/StoresCard';
@@ -24,6 +26,7 @@ export default function SettingsView() {
         <StoresCard />
         <ModelsCard />
         <EmbeddingCard />
+        <AllowedFoldersCard />
         {info.data ? (
           <DaemonCard info={info.data} />
         ) : info.loading ? (

@@ -61,6 +61,7 @@ function setup(handlers: FakeHandlers = {}, names = ['default', 'work']) {
     'models.list': () => modelsFixture(),
     'stats.get': () => statsFixture(),
     'system.info': () => systemInfoFixture(),
+    'ingest.folders': () => ({ folders: [] }),
     ...handlers,
   });
   renderWithClient(<SettingsView />, client, { stores: names });
