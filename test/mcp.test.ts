@@ -57,6 +57,7 @@ describe('MCP tools', () => {
       'find_procedures',
       'stores',
       'stats',
+      'ingest_file',
     ]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');

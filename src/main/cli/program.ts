@@ -18,6 +18,7 @@ import { rotateToken, loadOrCreateToken } from '../engine/store/token';
 import { runStdio } from '../mcp/stdio';
 import type { SynchronousMode } from '../engine/store/database';
 import * as fmt from './format';
+import { registerIngestCommands } from './ingest';
 import { colorsFor, confirm, progressBar, readStdin, type CliIo } from './io';
 
 type ClientId = (typeof SETUP_CLIENTS)[number];
@@ -859,6 +860,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           : 'No calls yet (the activity feed lives in the daemon: is `loci serve` running?).\n',
       );
     });
+
+  registerIngestCommands(program, { io, c, connect, call, follow, withStore, print });
 
   program
     .command('stats')

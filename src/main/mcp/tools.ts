@@ -402,6 +402,61 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
         };
       },
     },
+    {
+      name: 'ingest_file',
+      title: 'Ingest a file',
+      description:
+        "Read a file (or a folder, recursively) from the user's machine into memory: Markdown, text, source code, JSON, CSV, HTML, PDF or DOCX, cut into chunks linked to a document memory and tagged `source:<file name>`. Only paths inside the folders the user allowed in Loci (Settings → allowed folders, or `loci ingest allow <folder>`) are read; anything else is refused. Returns what happened to each file.",
+      schema: z.strictObject({
+        path: z
+          .string()
+          .min(1)
+          .max(4096)
+          .describe('The absolute path of the file or folder, inside an allowed folder.'),
+        tags: z
+          .array(z.string().min(1).max(100))
+          .max(8)
+          .optional()
+          .describe('Extra tags for every memory made from it.'),
+        ...store,
+      }),
+      annotations: write,
+      async run(client, a) {
+        const r = await client.call(
+          'ingest.files',
+          withStore(
+            a,
+            {
+              paths: [a.path as string],
+              ...(a.tags ? { tags: a.tags as string[] } : {}),
+            },
+            defaultStore,
+          ),
+        );
+        const t = r.totals;
+        const lines = r.files.map(
+          (f) =>
+            `- ${f.path}: ${f.status}${f.format ? ` (${f.format})` : ''}${f.status === 'ingested' ? `, ${f.chunks} chunks, document ${f.document_id}${f.quarantined ? `, ${f.quarantined} quarantined` : ''}` : ''}${f.reason ? ` — ${f.reason}` : ''}`,
+        );
+        return {
+          text: `Batch ${r.batch}: ${t.ingested} file${t.ingested === 1 ? '' : 's'} ingested (${t.memories} memories), ${t.skipped} skipped, ${t.failed} failed.\n${lines.slice(0, 50).join('\n')}${lines.length > 50 ? `\n… and ${lines.length - 50} more` : ''}`,
+          structured: {
+            batch: r.batch,
+            store: r.store,
+            status: r.status,
+            totals: r.totals,
+            files: r.files.map((f) => ({
+              path: f.path,
+              status: f.status,
+              format: f.format,
+              reason: f.reason,
+              chunks: f.chunks,
+              document_id: f.document_id,
+            })),
+          },
+        };
+      },
+    },
   ];
   return tools;
 }
