@@ -17,6 +17,7 @@ import { DEFAULT_PORT } from '../http/server';
 import { rotateToken, loadOrCreateToken } from '../engine/store/token';
 import { runStdio } from '../mcp/stdio';
 import type { SynchronousMode } from '../engine/store/database';
+import { registerAuditCommands } from './audit';
 import * as fmt from './format';
 import { registerIngestCommands } from './ingest';
 import { colorsFor, confirm, progressBar, readStdin, type CliIo } from './io';
@@ -101,6 +102,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let client: LociClient | null = null;
   /** Set by a check that found problems: the command then exits with EXIT_FINDINGS. */
   let findings = false;
+  /** Set by a command that ran but found a problem (a broken chain: 8, doctor findings: 9). */
+  let exitCode: number | null = null;
 
   const program = new Command('loci')
     .description('Loci — long-term memory for AI agents, on your machine.')
@@ -862,6 +865,18 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     });
 
   registerIngestCommands(program, { io, c, connect, call, follow, withStore, print });
+  registerAuditCommands(program, {
+    io,
+    c,
+    connect,
+    call,
+    follow,
+    withStore,
+    print,
+    exitWith: (code) => {
+      exitCode = code;
+    },
+  });
 
   program
     .command('stats')
@@ -872,7 +887,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return findings ? EXIT_FINDINGS : 0;
+    return exitCode ?? (findings ? EXIT_FINDINGS : 0);
   } catch (err) {
     if (err instanceof CommanderError) {
       // Help and version exit with 0 and have already printed.
