@@ -57,6 +57,7 @@ describe('MCP tools', () => {
       'find_procedures',
       'stores',
       'stats',
+      'doctor',
       'ingest_file',
     ]);
     for (const tool of tools) {
@@ -225,6 +226,17 @@ describe('MCP tools', () => {
     const c = await connect();
     expect(text(await call(c, 'stores'))).toContain('default (default)');
     expect(text(await call(c, 'stats'))).toMatch(/0 memories .* semantic off/);
+  });
+
+  it('gives a read-only doctor report', async () => {
+    const c = await connect();
+    const r = await call(c, 'doctor');
+    expect(r.isError).toBeFalsy();
+    expect(text(r)).toMatch(/^Loci doctor \(store default\): (ok|warn|fail) — \d+ ok/);
+    expect(text(r)).toMatch(/\[warn\] Audit chain: .*never been verified/);
+    expect((r.structuredContent as { checks: { id: string }[] }).checks.map((x) => x.id)).toContain(
+      'fts.sync',
+    );
   });
 });
 

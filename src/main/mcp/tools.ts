@@ -403,6 +403,23 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
       },
     },
     {
+      name: 'doctor',
+      title: 'Health check',
+      description:
+        "Loci's own health report: database, indexes, embedding model, audit chain, endpoint, client configurations, disk. Read-only: it explains problems and their fixes, and never applies one (the user does, with `loci doctor --fix` or the Doctor view). Use it when recall seems wrong or slow.",
+      schema: z.strictObject({ ...store }),
+      annotations: read,
+      async run(client, a) {
+        const r = await client.call('doctor.run', withStore(a, {}, defaultStore));
+        const problems = r.checks.filter((c) => c.status !== 'ok');
+        const text = [
+          `Loci doctor (store ${r.store}): ${r.status} — ${r.counts.ok} ok, ${r.counts.warn} warnings, ${r.counts.fail} failures.`,
+          ...problems.map((c) => `- [${c.status}] ${c.title}: ${c.finding} Fix: ${c.fix}`),
+        ].join('\n');
+        return { text, structured: r as unknown as Record<string, unknown> };
+      },
+    },
+    {
       name: 'ingest_file',
       title: 'Ingest a file',
       description:
