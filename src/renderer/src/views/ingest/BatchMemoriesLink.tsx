@@ -33,16 +33,19 @@ export function BatchMemoriesLink({ run }: { run: ImportRun }) {
   const tag = memory.data ? batchTag(memory.data.tags, run.batch) : null;
   if (!tag) return null;
   return (
-    <a
-      href="#/memories"
-      className="ig-batch-link"
-      data-testid="ingest-batch-link"
-      onClick={(event) => {
-        event.preventDefault();
-        showBatchInMemories(tag, run.undone);
-      }}
-    >
-      Show every memory of this import in Memories (tag <code className="mono">{tag}</code>)
-    </a>
+    <span className="ig-batch">
+      <a
+        href="#/memories"
+        className="ig-batch-link"
+        data-testid="ingest-batch-link"
+        onClick={(event) => {
+          event.preventDefault();
+          showBatchInMemories(tag, run.undone);
+        }}
+      >
+        Show them all in Memories
+      </a>{' '}
+      (tag <code className="mono">{tag}</code>)
+    </span>
   );
 }

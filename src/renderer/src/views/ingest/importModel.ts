@@ -205,7 +205,7 @@ export type IngestProgress = EventMap['ingest.progressed'];
 /** One progress event of this run's batch. */
 export function applyProgress(run: ImportRun, e: IngestProgress): ImportRun {
   const filesDone =
-    e.phase === 'file-done' || e.phase === 'finished' ? e.file_index + 1 : e.file_index;
+    e.phase === 'finished' ? e.files : e.phase === 'file-done' ? e.file_index + 1 : e.file_index;
   let next: ImportRun = {
     ...run,
     ingest: {
@@ -296,7 +296,8 @@ export function countRows(rows: readonly FileRow[]): RowCounts {
     else if (r.status === 'cancelled') c.cancelled++;
     if (r.status === 'ingested') {
       c.chunks += r.chunksDone;
-      c.memories += r.memoryIds.length + (r.documentId ? 1 : 0);
+      // As the engine counts: its document, and each chunk not already in the store.
+      c.memories += r.chunksDone - r.duplicates + 1;
     }
     c.quarantined += r.quarantined;
   }
