@@ -11,6 +11,7 @@ import { useUiStore } from '../stores/uiStore';
 import { ConnectScreen, OfflineScreen } from './ConnectScreen';
 import { Shell } from './Shell';
 import { useConnection } from './useConnection';
+import { useNoFileNavigation } from './useWindowDrop';
 
 function useThemeAttribute(): void {
   const theme = useUiStore((s) => s.theme);
@@ -38,6 +39,7 @@ function Gate() {
 export function App({ client }: { client: EngineClient }) {
   useConnection(client);
   useThemeAttribute();
+  useNoFileNavigation();
   return (
     <EngineContext.Provider value={client}>
       <Gate />

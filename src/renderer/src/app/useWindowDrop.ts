@@ -9,6 +9,26 @@ import { useDropStore } from '../stores/dropStore';
 
 const INGEST = 'ingest';
 
+/**
+ * Before the shell is up (the connect screen), a dropped file must not replace the page
+ * either: the drop is refused instead of opening the file in the tab.
+ */
+export function useNoFileNavigation(): void {
+  useEffect(() => {
+    const refuse = (event: DragEvent) => {
+      if (!dragHasFiles(event.dataTransfer) || event.defaultPrevented) return;
+      event.preventDefault();
+      if (event.type === 'dragover' && event.dataTransfer) event.dataTransfer.dropEffect = 'none';
+    };
+    window.addEventListener('dragover', refuse);
+    window.addEventListener('drop', refuse);
+    return () => {
+      window.removeEventListener('dragover', refuse);
+      window.removeEventListener('drop', refuse);
+    };
+  }, []);
+}
+
 /** Whether files are being dragged over the window now (for the overlay). */
 export function useWindowDrop(): boolean {
   const [dragging, setDragging] = useState(false);

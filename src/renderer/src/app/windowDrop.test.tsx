@@ -71,4 +71,14 @@ describe('dropping files anywhere on the window', () => {
     expect(useDropStore.getState().offer).toBeNull();
     expect(window.location.hash).toBe('#/overview');
   });
+
+  it('never lets a dropped file replace the page, even on the connect screen', async () => {
+    render(<App client={createFakeClient({})} />);
+    await screen.findByRole('heading', { name: 'Connect to Loci' });
+    const data = dropData([fileEntry(new File(['x'], 'x.md'))]);
+    const drop = dragEvent('drop', data);
+    window.dispatchEvent(drop);
+    expect(drop.defaultPrevented).toBe(true);
+    expect(useDropStore.getState().offer).toBeNull();
+  });
 });

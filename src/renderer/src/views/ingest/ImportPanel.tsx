@@ -147,7 +147,16 @@ export function ImportPanel({ run }: { run: ImportRun }) {
             )
           ) : null}
           {!running ? (
-            <Button variant="ghost" onClick={() => useImportStore.getState().clear()}>
+            <Button
+              variant="ghost"
+              onClick={() => {
+                useImportStore.getState().clear();
+                // This panel goes away: the keyboard continues at the drop zone.
+                document
+                  .querySelector<HTMLButtonElement>('[data-testid="ingest-dropzone"] button')
+                  ?.focus();
+              }}
+            >
               Done
             </Button>
           ) : null}

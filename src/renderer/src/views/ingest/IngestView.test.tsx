@@ -203,6 +203,11 @@ describe('IngestView', () => {
     expect(client.callsOf('ingest.redo')).toEqual([{ store: 'default', batch }]);
     expect(useUiStore.getState().toasts.at(-1)?.message).toBe('Redid the import: 5 memories back.');
     expect(screen.getByRole('button', { name: 'Undo' })).toBeTruthy();
+
+    // Done: back to the drop zone, where the keyboard continues.
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    expect(screen.queryByTestId('ingest-files')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Choose files…' }));
   });
 
   it('links to the Memories view filtered by the batch tag', async () => {
