@@ -24,9 +24,12 @@ function cutPoint(text: string, start: number, size: number): number {
   const end = start + size;
   if (end >= text.length) return text.length;
   const floor = start + Math.floor(size * 0.6);
+  // Only the window is searched: a lastIndexOf over the whole text would make a long
+  // single line quadratic.
+  const window = text.slice(floor, end);
   for (const sep of ['\n\n', '\n', '. ', '? ', '! ', '; ', ', ', ' ']) {
-    const at = text.lastIndexOf(sep, end - sep.length);
-    if (at >= floor) return at + sep.length;
+    const at = window.lastIndexOf(sep);
+    if (at !== -1) return floor + at + sep.length;
   }
   return end;
 }

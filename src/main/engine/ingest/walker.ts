@@ -57,7 +57,14 @@ export async function walk(
     options.displayRoot ? relative(options.displayRoot, abs).split(sep).join('/') : abs;
 
   const addFile = (abs: string, real: string, size: number) => {
-    if (seen.has(real)) return;
+    if (seen.has(real)) {
+      skipped.push({
+        display: show(abs),
+        bytes: size,
+        reason: 'the same file as another one here (a link to it)',
+      });
+      return;
+    }
     seen.add(real);
     if (size > options.maxFileBytes) {
       skipped.push({

@@ -101,11 +101,13 @@ export function parseText(text: string): { blocks: Block[]; info: DocInfo } {
 const TAG_KEYS = new Set(['tags', 'tag', 'keywords', 'categories', 'category', 'topics']);
 
 function tagSafe(value: string): string {
-  // eslint-disable-next-line no-control-regex
-  return value
-    .replace(/[\u0000-\u001f\u007f,]/g, ' ')
-    .trim()
-    .slice(0, 100);
+  return (
+    value
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f,]/g, ' ')
+      .trim()
+      .slice(0, 100)
+  );
 }
 
 function frontMatter(text: string, info: DocInfo): { body: string; offset: number } {

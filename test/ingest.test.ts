@@ -1,0 +1,559 @@
+// File ingestion end to end against real SQLite: the fixture corpus (every format and
+// the hostile files) through ingest.files, chunk links and tags, all-or-nothing per
+// file, budgets, cancel, undo/redo, uploads, the secret quarantine, allowed folders
+// with the MCP tool (a real SDK client) and `loci ingest`.
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { IngestFileReport, IngestReport, LociClient } from '../src/shared/api';
+import { buildMcpServer } from '../src/main/mcp/server';
+import { cli } from './helpers/cli';
+import { openTestEngine, tempDir, type TestEngine } from './helpers/engine';
+import { buildCorpus, GITHUB_TOKEN, prose, type Corpus } from './fixtures/ingest/corpus';
+
+let base: string;
+let corpus: Corpus;
+const engines: TestEngine[] = [];
+
+beforeAll(async () => {
+  base = tempDir('loci-ingest-');
+  corpus = await buildCorpus(base);
+}, 120_000);
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+afterEach(async () => {
+  for (const t of engines.splice(0)) await t.close();
+});
+
+async function open(options: Parameters<typeof openTestEngine>[0] = {}): Promise<TestEngine> {
+  const t = await openTestEngine(options);
+  engines.push(t);
+  return t;
+}
+
+const byPath = (r: IngestReport, rel: string): IngestFileReport => {
+  const f = r.files.find((x) => x.path === join(corpus.root, rel) || x.path === rel);
+  if (!f) throw new Error(`no report for ${rel}: ${r.files.map((x) => x.path).join(', ')}`);
+  return f;
+};
+
+async function memoriesTagged(
+  client: LociClient,
+  tag: string,
+  deleted: 'exclude' | 'include' = 'exclude',
+) {
+  const r = await client.call('memory.list', { tags: [tag], trust: 'any', deleted, limit: 500 });
+  return r.items;
+}
+
+/** A small folder of its own (tests that change files must not touch the shared corpus). */
+function folder(files: Record<string, string>): string {
+  const dir = tempDir('loci-ingest-own-');
+  for (const [p, text] of Object.entries(files)) {
+    mkdirSync(join(dir, p, '..'), { recursive: true });
+    writeFileSync(join(dir, p), text);
+  }
+  return dir;
+}
+
+describe('ingest.files on the fixture corpus', () => {
+  let t: TestEngine;
+  let report: IngestReport;
+  beforeAll(async () => {
+    t = await openTestEngine();
+    report = await t.cli.call('ingest.files', { paths: [corpus.root] });
+  }, 120_000);
+  afterAll(async () => t.close());
+
+  it('reads every format and reports each file it skipped or refused, with the reason', () => {
+    const expectFile = (rel: string, status: string, format: string | null, reason?: RegExp) => {
+      const f = byPath(report, rel);
+      expect({ rel, status: f.status, format: f.format }).toEqual({ rel, status, format });
+      if (reason) expect(f.reason, rel).toMatch(reason);
+      else expect(f.reason, rel).toBeNull();
+    };
+    expectFile('docs/guide.md', 'ingested', 'markdown');
+    expectFile('docs/notes.txt', 'ingested', 'text');
+    expectFile('src/app/handlers.ts', 'ingested', 'code');
+    expectFile('src/app/server.py', 'ingested', 'code');
+    expectFile('src/go/main.go', 'ingested', 'code');
+    expectFile('src/rust/lib.rs', 'ingested', 'code');
+    expectFile('data/users.json', 'ingested', 'json');
+    expectFile('data/events.jsonl', 'ingested', 'jsonl');
+    expectFile('data/team.csv', 'ingested', 'csv');
+    expectFile('data/metrics.csv', 'ingested', 'csv');
+    expectFile('web/page.html', 'ingested', 'html');
+    expectFile('pdf/report.pdf', 'ingested', 'pdf');
+    expectFile('docx/memo.docx', 'ingested', 'docx');
+    expectFile('misc/quoting.csv', 'ingested', 'csv');
+    expectFile('misc/latin1.txt', 'ingested', 'text');
+    expectFile('misc/empty.txt', 'skipped', null, /^empty file$/);
+    expectFile('misc/long-line.txt', 'failed', 'text', /more than 5000 chunks/);
+    expectFile('misc/deep.json', 'failed', 'json', /nested more than 256 levels/);
+    expectFile('misc/image.png', 'skipped', null, /^binary file: PNG image$/);
+    expectFile('misc/blob.bin', 'skipped', null, /^binary file/);
+    expectFile('pdf/corrupt.pdf', 'failed', 'pdf', /not a readable PDF/);
+    expectFile('pdf/bomb.pdf', 'failed', 'pdf', /inflates past 128 MiB/);
+    expectFile('docx/bomb.docx', 'failed', 'docx', /inflates past 128 MiB/);
+    expectFile('misc/outside-link.txt', 'skipped', null, /outside the dropped folder/);
+    expectFile('misc/inside-link.txt', 'skipped', null, /same file/);
+    expectFile('.hidden-notes.md', 'skipped', null, /^hidden file$/);
+    expectFile('docs/.private', 'skipped', null, /^hidden folder$/);
+    expectFile('ignored', 'skipped', null, /ignored by/);
+    expectFile('build.log', 'skipped', null, /ignored by/);
+    // Never read: the outside file's text is nowhere.
+    expect(report.files.some((f) => f.path.includes('outside/private.txt'))).toBe(false);
+    expect(byPath(report, 'misc/latin1.txt').notes.join()).toMatch(/not valid UTF-8: 4 invalid/);
+    expect(byPath(report, 'misc/quoting.csv').notes.join()).toMatch(/quoting is malformed/);
+    expect(byPath(report, 'data/events.jsonl').notes.join()).toMatch(/1 line is not valid JSON/);
+    const t = report.totals;
+    expect(t.files).toBe(report.files.length);
+    expect(t.ingested + t.skipped + t.failed + t.cancelled).toBe(t.files);
+    expect(t.chunks).toBe(report.files.reduce((a, f) => a + f.chunks, 0));
+    expect(report.status).toBe('done');
+  });
+
+  it('makes a document memory per file and links its chunks (part_of, follows) in order', async () => {
+    const f = byPath(report, 'docs/guide.md');
+    expect(f.chunks).toBeGreaterThan(2);
+    const doc = await t.cli.call('memory.get', { id: f.document_id as string });
+    expect(doc.title).toBe('guide.md');
+    expect(doc.content).toMatch(/^File guide\.md\nPath: .*docs\/guide\.md\nFormat: markdown/);
+    expect(doc.tags).toEqual(
+      expect.arrayContaining([
+        'source:guide.md',
+        `batch:${report.batch}`,
+        'deploy',
+        'ops',
+        'owner:platform',
+      ]),
+    );
+    expect(doc.source).toBe('file:guide.md');
+    const around = await t.cli.call('graph.neighbors', {
+      id: f.document_id as string,
+      depth: 1,
+      limit: 500,
+    });
+    const partOf = around.edges.filter((l) => l.type === 'part_of' && l.to === f.document_id);
+    expect(partOf.map((l) => l.from).sort()).toEqual([...f.memory_ids].sort());
+    for (let i = 1; i < f.memory_ids.length; i++) {
+      const n = await t.cli.call('graph.neighbors', {
+        id: f.memory_ids[i] as string,
+        depth: 1,
+        types: ['follows'],
+      });
+      expect(n.edges).toContainEqual(
+        expect.objectContaining({
+          from: f.memory_ids[i],
+          to: f.memory_ids[i - 1],
+          type: 'follows',
+        }),
+      );
+    }
+    const chunk = await t.cli.call('memory.get', { id: f.memory_ids[1] as string });
+    expect(chunk.title).toMatch(/^guide\.md — /);
+    expect(chunk.evidence[0]?.source).toMatch(/docs\/guide\.md, lines \d+–\d+$/);
+    expect(chunk.tags).toContain('source:guide.md');
+  });
+
+  it('keeps pages of a PDF and rows of a small CSV apart, and summarises a large CSV', async () => {
+    const pdf = byPath(report, 'pdf/report.pdf');
+    const pages = await Promise.all(pdf.memory_ids.map((id) => t.cli.call('memory.get', { id })));
+    expect(pages.map((p) => p.evidence[0]?.source?.replace(/.*, /, ''))).toEqual([
+      'page 1',
+      'page 2',
+      'page 3',
+    ]);
+    expect(pages[1]?.content).toContain('Page 2 of the report.');
+    const team = byPath(report, 'data/team.csv');
+    expect(team.chunks).toBe(12);
+    const row = await t.cli.call('memory.get', { id: team.memory_ids[3] as string });
+    expect(row.content).toBe(
+      'Row 4: name: person 3; role: engineer; notes: likes vector, and "quotes"',
+    );
+    const metrics = byPath(report, 'data/metrics.csv');
+    const schema = await t.cli.call('memory.get', { id: metrics.memory_ids[0] as string });
+    expect(schema.content).toMatch(/^Table of 1500 rows and 4 columns\.\nday \(date\)/);
+    expect(schema.content).toContain('requests (integer)');
+  });
+
+  it('drops scripts, styles and hidden elements from HTML', async () => {
+    const html = byPath(report, 'web/page.html');
+    const texts = await Promise.all(
+      [html.document_id as string, ...html.memory_ids].map(
+        async (id) => (await t.cli.call('memory.get', { id })).content,
+      ),
+    );
+    const all = texts.join('\n');
+    expect(all).toContain('Rollback');
+    expect(all).toContain('Second step');
+    for (const hidden of [
+      'SCRIPT-TEXT',
+      'color:red',
+      'HIDDEN-ATTR-TEXT',
+      'HIDDEN-STYLE-TEXT',
+      'ARIA-HIDDEN-TEXT',
+      'NOSCRIPT-TEXT',
+    ])
+      expect(all).not.toContain(hidden);
+  });
+
+  it('quarantines a secret found in a file, exactly as remember does', async () => {
+    const f = byPath(report, 'docs/credentials.md');
+    expect(f.quarantined).toBeGreaterThan(0);
+    const chunk = await t.cli.call('memory.get', { id: f.memory_ids[0] as string });
+    expect(chunk.trust).toBe('quarantined');
+    const agent = t.agent('cursor');
+    const seen = await agent.call('memory.recall', { query: 'release bot pushes main' });
+    expect(seen.results.map((r) => r.id)).not.toContain(f.memory_ids[0]);
+    expect(JSON.stringify(seen)).not.toContain(GITHUB_TOKEN);
+  });
+
+  it('skips a file already ingested and unchanged, and lists the batches', async () => {
+    const again = await t.cli.call('ingest.files', { paths: [join(corpus.root, 'docs/guide.md')] });
+    expect(again.files[0]).toMatchObject({
+      status: 'skipped',
+      document_id: byPath(report, 'docs/guide.md').document_id,
+    });
+    expect(again.files[0]?.reason).toMatch(/already in the store, unchanged/);
+    const list = await t.cli.call('ingest.list', {});
+    expect(list.batches.map((b) => b.batch)).toEqual([again.batch, report.batch]);
+    expect(list.batches[1]).toMatchObject({ status: 'done', actor: 'cli', roots: [corpus.root] });
+  });
+});
+
+describe('one file, all or nothing', () => {
+  it('a failure in the middle of a file leaves nothing of it, and the others are written', async () => {
+    const dir = folder({ 'a.md': `# A\n\n${prose(80, 2)}`, 'b.md': `# B\n\n${prose(10, 3)}` });
+    const t = await open({
+      ingest: {
+        hooks: {
+          beforeLinks: (file, i) => {
+            if (file.endsWith('a.md') && i === 2) throw new Error('disk full (simulated)');
+          },
+        },
+      },
+    });
+    const r = await t.cli.call('ingest.files', { paths: [dir] });
+    expect(byPath(r, join(dir, 'a.md'))).toMatchObject({
+      status: 'failed',
+      chunks: 0,
+      document_id: null,
+    });
+    expect(byPath(r, join(dir, 'a.md')).reason).toMatch(/nothing of it was written: disk full/);
+    expect(byPath(r, join(dir, 'b.md')).status).toBe('ingested');
+    expect(await memoriesTagged(t.cli, 'source:a.md', 'include')).toEqual([]);
+    expect((await memoriesTagged(t.cli, 'source:b.md')).length).toBeGreaterThan(0);
+    const db = (await t.engine.store(undefined)).db;
+    const orphans = db
+      .prepare(
+        'SELECT COUNT(*) AS n FROM link l LEFT JOIN memory m ON m.rid = l.src WHERE m.rid IS NULL',
+      )
+      .get() as { n: number };
+    expect(orphans.n).toBe(0);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('re-reads a file that changed while it was read, and refuses one that keeps changing', async () => {
+    const dir = folder({
+      'once.md': `# Once\n\n${prose(5, 1)}`,
+      'always.md': `# Always\n\n${prose(5, 2)}`,
+    });
+    const t = await open({
+      ingest: {
+        hooks: {
+          afterRead: (file, attempt) => {
+            if (file.endsWith('always.md') || attempt === 1)
+              appendFileSync(file, '\nmore text appended meanwhile');
+          },
+        },
+      },
+    });
+    const r = await t.cli.call('ingest.files', { paths: [dir] });
+    expect(byPath(r, join(dir, 'once.md')).status).toBe('ingested');
+    const doc = await t.cli.call('memory.get', {
+      id: byPath(r, join(dir, 'once.md')).memory_ids[0] as string,
+    });
+    expect(doc.content).toContain('more text appended meanwhile');
+    expect(byPath(r, join(dir, 'always.md'))).toMatchObject({ status: 'failed' });
+    expect(byPath(r, join(dir, 'always.md')).reason).toMatch(
+      /changed while it was being read \(twice\)/,
+    );
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('budgets', () => {
+  it('a file past its time budget fails, and the engine goes on', async () => {
+    const t = await open({ ingest: { limits: { fileTimeoutMs: 1 } } });
+    const r = await t.cli.call('ingest.files', { paths: [join(corpus.root, 'pdf/report.pdf')] });
+    expect(r.files[0]).toMatchObject({ status: 'failed' });
+    expect(r.files[0]?.reason).toMatch(
+      /took longer than 0 s to parse \(the per-file time budget\)/,
+    );
+    const m = await t.cli.call('memory.remember', {
+      content: 'The engine still answers after a parser was stopped.',
+    });
+    expect(m.duplicate).toBe(false);
+  });
+
+  it('a file past the parser heap budget fails, and the next file is read by a fresh worker', async () => {
+    const dir = folder({
+      'huge.json': JSON.stringify(
+        Array.from({ length: 400_000 }, (_, i) => ({ i, v: `value ${i}`, w: [i, i + 1] })),
+      ),
+      'small.md': `# Small\n\n${prose(4, 9)}`,
+    });
+    const t = await open({ ingest: { limits: { workerHeapMb: 48, maxChunksPerFile: 1_000_000 } } });
+    const r = await t.cli.call('ingest.files', {
+      paths: [join(dir, 'huge.json'), join(dir, 'small.md')],
+    });
+    expect(byPath(r, join(dir, 'huge.json')).status).toBe('failed');
+    expect(byPath(r, join(dir, 'huge.json')).reason).toMatch(
+      /memory budget \(48 MB\)|ran out of room/,
+    );
+    expect(byPath(r, join(dir, 'small.md')).status).toBe('ingested');
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+});
+
+describe('batches', () => {
+  it('cancels between files: what is written stays, the rest is reported cancelled', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 6; i++) files[`n${i}.md`] = `# Note ${i}\n\n${prose(6, i + 50)}`;
+    const dir = folder(files);
+    const t = await open();
+    const batch = '01JD0000000000000000000001';
+    const off = t.engine.events.on('ingest.progressed', (p) => {
+      if (p.phase === 'file-done' && p.file_index === 1)
+        void t.cli.call('ingest.cancel', { batch });
+    });
+    const r = await t.cli.call('ingest.files', { paths: [dir], batch });
+    off();
+    expect(r.status).toBe('cancelled');
+    expect(r.totals.ingested).toBe(2);
+    expect(r.totals.cancelled).toBe(4);
+    expect(
+      r.files
+        .filter((f) => f.status === 'cancelled')
+        .every((f) => /cancelled/.test(f.reason ?? '')),
+    ).toBe(true);
+    expect((await memoriesTagged(t.cli, `batch:${batch}`)).length).toBe(4);
+    expect((await t.cli.call('ingest.list', {})).batches[0]).toMatchObject({
+      batch,
+      status: 'cancelled',
+    });
+    expect(await t.cli.call('ingest.cancel', { batch })).toEqual({ batch, cancelled: false });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('undoes a batch in one action and redoes it, audited, with events', async () => {
+    const dir = folder({ 'x.md': `# X\n\n${prose(30, 5)}`, 'y.txt': prose(8, 6) });
+    const t = await open();
+    const events: string[] = [];
+    t.engine.events.on('ingest.changed', (e) => events.push(`${e.batch}:${e.status}`));
+    const r = await t.cli.call('ingest.files', { paths: [dir], tags: ['project-x'] });
+    const live = await memoriesTagged(t.cli, `batch:${r.batch}`);
+    expect(live.length).toBe(r.totals.memories);
+    expect(live.every((m) => m.tags.includes('project-x'))).toBe(true);
+    const undo = await t.cli.call('ingest.undo', { batch: r.batch });
+    expect(undo).toMatchObject({ status: 'undone', memories: r.totals.memories });
+    expect(await memoriesTagged(t.cli, `batch:${r.batch}`)).toEqual([]);
+    await expect(t.cli.call('ingest.undo', { batch: r.batch })).rejects.toMatchObject({
+      code: 'conflict',
+    });
+    const redo = await t.cli.call('ingest.redo', { batch: r.batch });
+    expect(redo).toMatchObject({ status: 'done', memories: r.totals.memories });
+    expect((await memoriesTagged(t.cli, `batch:${r.batch}`)).length).toBe(r.totals.memories);
+    expect(events).toEqual([`${r.batch}:undone`, `${r.batch}:done`]);
+    const store = await t.engine.store(undefined);
+    const actions = (
+      store.db
+        .prepare("SELECT action FROM audit WHERE action LIKE 'ingest.%' ORDER BY seq")
+        .all() as { action: string }[]
+    ).map((a) => a.action);
+    expect(actions).toEqual(['ingest.batch', 'ingest.undo', 'ingest.redo']);
+    await expect(
+      t.cli.call('ingest.undo', { batch: '01JD0000000000000000000009' }),
+    ).rejects.toMatchObject({ code: 'not-found' });
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('uploads', () => {
+  it('stages files, ingests them as one folder with relative paths, then removes the staging', async () => {
+    const t = await open();
+    const upload = '01JD0000000000000000000100';
+    const b64 = (s: string) => Buffer.from(s).toString('base64');
+    await t.cli.call('ingest.upload', {
+      upload,
+      path: 'notes/a.md',
+      content_base64: b64(`# A\n\n${prose(4, 1)}`),
+      modified: Date.parse('2025-05-01T00:00:00Z'),
+    });
+    const second = await t.cli.call('ingest.upload', {
+      upload,
+      path: 'notes/deep/b.txt',
+      content_base64: b64(prose(4, 2)),
+    });
+    expect(second).toMatchObject({ upload, path: 'notes/deep/b.txt', files: 2 });
+    await expect(
+      t.cli.call('ingest.upload', { upload, path: '../escape.md', content_base64: b64('x') }),
+    ).rejects.toMatchObject({ code: 'invalid-args' });
+    await expect(
+      t.cli.call('ingest.upload', { upload, path: 'bad.md', content_base64: '***' }),
+    ).rejects.toMatchObject({ code: 'invalid-args' });
+    const r = await t.cli.call('ingest.files', { upload });
+    expect(r.files.map((f) => [f.path, f.status])).toEqual([
+      ['notes/a.md', 'ingested'],
+      ['notes/deep/b.txt', 'ingested'],
+    ]);
+    const doc = await t.cli.call('memory.get', { id: r.files[0]?.document_id as string });
+    expect(doc.content).toContain('modified 2025-05-01T00:00:00.000Z');
+    expect((await t.cli.call('ingest.list', {})).batches[0]?.roots).toEqual(['notes']);
+    expect(existsSync(join(t.dir, 'ingest-staging', upload))).toBe(false);
+    await expect(t.cli.call('ingest.files', { upload })).rejects.toMatchObject({
+      code: 'not-found',
+    });
+    await expect(t.agent('cursor').call('ingest.files', { upload })).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+  });
+
+  it('refuses an upload past its total size, by name', async () => {
+    const t = await open({ ingest: { limits: { maxUploadBytes: 1000 } } });
+    const upload = '01JD0000000000000000000200';
+    await t.cli.call('ingest.upload', {
+      upload,
+      path: 'a.txt',
+      content_base64: Buffer.alloc(600, 97).toString('base64'),
+    });
+    await expect(
+      t.cli.call('ingest.upload', {
+        upload,
+        path: 'b.txt',
+        content_base64: Buffer.alloc(600, 98).toString('base64'),
+      }),
+    ).rejects.toThrow(/one upload may stage at most 0 MiB|at most/);
+    expect(readdirSync(join(t.dir, 'ingest-staging', upload))).toEqual(['a.txt']);
+  });
+});
+
+describe('allowed folders and the MCP tool ingest_file', () => {
+  async function connect(t: TestEngine): Promise<Client> {
+    const server = buildMcpServer({
+      handlers: t.handlers,
+      activity: t.engine.activity,
+      transport: 'in-memory',
+    });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await server.connect(a);
+    const client = new Client({ name: 'Test Agent', version: '1.0.0' });
+    await client.connect(b);
+    return client;
+  }
+  const call = async (c: Client, args: Record<string, unknown>) =>
+    (await c.callTool({ name: 'ingest_file', arguments: args })) as CallToolResult & {
+      structuredContent: Record<string, unknown>;
+    };
+  const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
+
+  it('refuses paths outside the allowed folders, reads inside them, and never follows a link out', async () => {
+    const allowed = folder({ 'team/notes.md': `# Team\n\n${prose(5, 11)}` });
+    symlinkSync(corpus.outside, join(allowed, 'team/escape.txt'));
+    const t = await open();
+    const c = await connect(t);
+    const refused = await call(c, { path: join(corpus.root, 'docs/guide.md') });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(
+      /outside the folders agents may ingest from \(none is allowed yet\)/,
+    );
+    expect(text(refused)).toMatch(/Settings → allowed folders/);
+    expect(text(refused)).toMatch(/loci ingest allow <folder>/);
+    await expect(t.cli.call('ingest.setFolders', { folders: ['relative/path'] })).rejects.toThrow(
+      /not an absolute path/,
+    );
+    await expect(
+      t.cli.call('ingest.setFolders', { folders: [join(allowed, 'nope')] }),
+    ).rejects.toThrow(/does not exist/);
+    await expect(
+      t.cli.call('ingest.setFolders', { folders: [join(allowed, 'team/notes.md')] }),
+    ).rejects.toThrow(/is a file, not a folder/);
+    await expect(
+      t.agent('cursor').call('ingest.setFolders', { folders: [allowed] }),
+    ).rejects.toMatchObject({ code: 'forbidden' });
+    expect(await t.cli.call('ingest.setFolders', { folders: [allowed] })).toEqual({
+      folders: [allowed],
+    });
+    expect(await t.cli.call('ingest.folders', {})).toEqual({ folders: [allowed] });
+    const ok = await call(c, { path: join(allowed, 'team') });
+    expect(ok.isError).toBeFalsy();
+    expect(text(ok)).toMatch(/1 file ingested/);
+    expect(text(ok)).toMatch(/escape\.txt: skipped — a link leading outside/);
+    const doc = await t.cli.call('memory.get', {
+      id: (ok.structuredContent.files as { document_id: string; status: string }[]).find(
+        (f) => f.status === 'ingested',
+      )?.document_id as string,
+    });
+    expect(doc.source).toBe('file:notes.md');
+    const link = await call(c, { path: join(allowed, 'team/escape.txt') });
+    expect(link.isError).toBe(true);
+    expect(text(link)).toMatch(/outside the folders agents may ingest from/);
+    const relative = await call(c, { path: 'team/notes.md' });
+    expect(relative.isError).toBe(true);
+    expect(text(relative)).toMatch(/not an absolute path/);
+    await c.close();
+    // Persisted in config.json.
+    await t.engine.close();
+    const again = await openTestEngine({ dataDir: t.dir });
+    expect(await again.cli.call('ingest.folders', {})).toEqual({ folders: [allowed] });
+    await again.engine.close();
+    rmSync(allowed, { recursive: true, force: true });
+  });
+});
+
+describe('loci ingest', () => {
+  it('ingests with a summary table, lists, undoes and redoes', async () => {
+    const home = tempDir('loci-cli-ingest-');
+    const dir = folder({ 'guide.md': `# Guide\n\n${prose(20, 8)}` });
+    writeFileSync(
+      join(dir, 'pic.png'),
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]),
+    );
+    const human = await cli(home, ['ingest', dir, '--tags', 'docs,team']);
+    expect(human.stderr).toBe('');
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/status +format +chunks +file +reason/);
+    expect(human.stdout).toMatch(/ingested +markdown +\d+ +.*guide\.md/);
+    expect(human.stdout).toMatch(/skipped +— +— +.*pic\.png +binary file: PNG image/);
+    const batch = /Undo it with: loci ingest undo (\w+)/.exec(human.stdout)?.[1] as string;
+    expect(batch).toMatch(/^[0-9A-Z]{26}$/);
+    const list = JSON.parse((await cli(home, ['ingest', 'list', '--json'])).stdout);
+    expect(list.batches[0]).toMatchObject({ batch, status: 'done' });
+    const undo = await cli(home, ['ingest', 'undo', batch]);
+    expect(undo.stdout).toMatch(/Undone: batch \w+, \d+ memories forgotten/);
+    expect((await cli(home, ['ingest', 'redo', batch])).stdout).toMatch(/Redone/);
+    const json = JSON.parse((await cli(home, ['ingest', join(dir, 'guide.md'), '--json'])).stdout);
+    expect(json.files[0]).toMatchObject({ status: 'skipped' });
+    const allow = await cli(home, ['ingest', 'allow', dir]);
+    expect(allow.stdout).toContain(`Agents may ingest from:\n  ${dir}`);
+    const bad = await cli(home, ['ingest', 'disallow', '/nowhere']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/is not an allowed folder/);
+    expect((await cli(home, ['ingest', dir, '--chunk-tokens', '5'])).stderr).toMatch(
+      /chunk_tokens/,
+    );
+    rmSync(home, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
