@@ -7,7 +7,7 @@ import type { OpenStore } from '../store/registry';
 import { entryPayloadWithData, GENESIS_HASH, hmacHex, type AuditRow } from './chain';
 import {
   anchorToString,
-  FastHmac,
+  KeyedMac,
   makeAnchor,
   parseAnchor,
   verifyChain,
@@ -226,12 +226,12 @@ describe('audit verification', () => {
   });
 });
 
-describe('FastHmac', () => {
+describe('KeyedMac', () => {
   it('equals node:crypto HMAC-SHA256 for any key and text', () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 0, maxLength: 100 }), fc.string(), (key, text) => {
         const k = Buffer.from(key);
-        expect(new FastHmac(k).hex(text)).toBe(hmacHex(k, text));
+        expect(new KeyedMac(k).hex(text)).toBe(hmacHex(k, text));
       }),
       { numRuns: 300 },
     );

@@ -96,6 +96,26 @@ const connect: ViewDefinition = {
   component: lazy(() => import('./ConnectView')),
 };
 
+const audit: ViewDefinition = {
+  id: 'audit',
+  label: 'Audit',
+  icon: 'audit',
+  path: '/audit',
+  description: 'The signed chain of every change: filter, verify, first broken entry, client reads',
+  keywords: ['chain', 'verify', 'hmac', 'anchor', 'tamper', 'history', 'who', 'reads', 'export'],
+  component: lazy(() => import('./AuditView')),
+};
+
+const doctor: ViewDefinition = {
+  id: 'doctor',
+  label: 'Doctor',
+  icon: 'doctor',
+  path: '/doctor',
+  description: 'Health checks of the store, indexes, model, endpoint and editors, with safe fixes',
+  keywords: ['health', 'check', 'fix', 'problems', 'diagnose', 'fts', 'lock', 'disk', 'wal'],
+  component: lazy(() => import('./DoctorView')),
+};
+
 const settings: ViewDefinition = {
   id: 'settings',
   label: 'Settings',
@@ -114,6 +134,8 @@ export const VIEWS: readonly ViewDefinition[] = [
   ingest,
   activity,
   connect,
+  audit,
+  doctor,
   settings,
 ];
 
