@@ -1,6 +1,7 @@
 // A row per file of an import: its path (a link to its document memory once imported),
 // format, status with the reason for a skip or failure, chunks written (with a bar while
 // it is being read) and how many of its memories were quarantined.
+import { memo } from 'react';
 import { routeHref } from '../../lib/router';
 import { formatBytes, formatCount } from '../../lib/format';
 import type { FileRow, RowStatus } from './importModel';
@@ -48,6 +49,59 @@ function Chunks({ row }: { row: FileRow }) {
   return <span className="ig-muted">—</span>;
 }
 
+/**
+ * One file's row. Memoised: an import of thousands of files updates one row per event,
+ * and the rows whose data did not change keep their object (see setRow) and skip rendering.
+ */
+const FileRowView = memo(function FileRowView({ row }: { row: FileRow }) {
+  return (
+    <tr data-file={row.path} data-status={row.status}>
+      <th scope="row" className="ig-file">
+        {row.documentId ? (
+          <a
+            href={routeHref(`/memories/${row.documentId}`)}
+            title="Open the document memory of this file"
+          >
+            {row.path}
+          </a>
+        ) : (
+          <span>{row.path}</span>
+        )}
+        {row.bytes > 0 ? <span className="ig-size">{formatBytes(row.bytes)}</span> : null}
+        {row.reason ? <span className="ig-reason">{row.reason}</span> : null}
+        {row.notes.map((note) => (
+          <span key={note} className="ig-note">
+            {note}
+          </span>
+        ))}
+        {row.duplicates > 0 ? (
+          <span className="ig-note">
+            {row.duplicates === 1
+              ? '1 chunk was in the store already: linked, not written again'
+              : `${row.duplicates} chunks were in the store already: linked, not written again`}
+          </span>
+        ) : null}
+      </th>
+      <td>{row.format ?? <span className="ig-muted">—</span>}</td>
+      <td>
+        <StatusPill status={row.status} />
+      </td>
+      <td className="ig-num">
+        <Chunks row={row} />
+      </td>
+      <td className="ig-num">
+        {row.quarantined > 0 ? (
+          <span className="pill ig-pill-warn" title="Held back: they look like secrets">
+            {formatCount(row.quarantined)}
+          </span>
+        ) : (
+          <span className="ig-muted">0</span>
+        )}
+      </td>
+    </tr>
+  );
+});
+
 export function FileTable({ rows, caption }: { rows: readonly FileRow[]; caption: string }) {
   return (
     <div className="ig-table-wrap">
@@ -68,50 +122,7 @@ export function FileTable({ rows, caption }: { rows: readonly FileRow[]; caption
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.path} data-file={row.path} data-status={row.status}>
-              <th scope="row" className="ig-file">
-                {row.documentId ? (
-                  <a
-                    href={routeHref(`/memories/${row.documentId}`)}
-                    title="Open the document memory of this file"
-                  >
-                    {row.path}
-                  </a>
-                ) : (
-                  <span>{row.path}</span>
-                )}
-                {row.bytes > 0 ? <span className="ig-size">{formatBytes(row.bytes)}</span> : null}
-                {row.reason ? <span className="ig-reason">{row.reason}</span> : null}
-                {row.notes.map((note) => (
-                  <span key={note} className="ig-note">
-                    {note}
-                  </span>
-                ))}
-                {row.duplicates > 0 ? (
-                  <span className="ig-note">
-                    {row.duplicates === 1
-                      ? '1 chunk was in the store already: linked, not written again'
-                      : `${row.duplicates} chunks were in the store already: linked, not written again`}
-                  </span>
-                ) : null}
-              </th>
-              <td>{row.format ?? <span className="ig-muted">—</span>}</td>
-              <td>
-                <StatusPill status={row.status} />
-              </td>
-              <td className="ig-num">
-                <Chunks row={row} />
-              </td>
-              <td className="ig-num">
-                {row.quarantined > 0 ? (
-                  <span className="pill ig-pill-warn" title="Held back: they look like secrets">
-                    {formatCount(row.quarantined)}
-                  </span>
-                ) : (
-                  <span className="ig-muted">0</span>
-                )}
-              </td>
-            </tr>
+            <FileRowView key={row.path} row={row} />
           ))}
         </tbody>
       </table>

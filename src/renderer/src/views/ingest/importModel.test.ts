@@ -89,6 +89,15 @@ describe('progress and report', () => {
       notes: ['n'],
     });
     expect(run.rows[1]).toMatchObject({ status: 'cancelled' });
+    const more = applyReport(
+      newRun('default', 'U', B, plan),
+      report(B, [fileReport('z/.hidden', { status: 'skipped', reason: 'hidden file' })]),
+    );
+    expect(more.rows.map((r) => [r.path, r.status])).toEqual([
+      ['a.md', 'cancelled'],
+      ['b.md', 'cancelled'],
+      ['z/.hidden', 'skipped'],
+    ]);
   });
 });
 

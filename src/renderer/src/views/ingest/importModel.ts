@@ -249,23 +249,21 @@ function fromReport(f: IngestFileReport): Partial<FileRow> {
 
 /** The engine's answer: every file it saw gets its final word; rows refused here stay. */
 export function applyReport(run: ImportRun, report: IngestReport): ImportRun {
-  let next: ImportRun = { ...run, report, phase: report.status, cancelling: false };
-  for (const f of report.files) next = setRow(next, f.path, fromReport(f));
-  // Files sent that the report does not name were never reached (a cancel).
-  const named = new Set(report.files.map((f) => f.path));
-  next = {
-    ...next,
-    rows: next.rows.map((r) =>
-      r.local || named.has(r.path)
-        ? r
-        : {
-            ...r,
-            status: 'cancelled' as const,
-            reason: r.reason ?? 'not reached before the cancel',
-          },
-    ),
-  };
-  return next;
+  // One pass over the rows (an import may hold thousands of files).
+  const byPath = new Map(report.files.map((f) => [f.path, f]));
+  const rows = run.rows.map((r): FileRow => {
+    const f = byPath.get(r.path);
+    if (f) {
+      byPath.delete(r.path);
+      return { ...r, ...fromReport(f) };
+    }
+    // Files sent that the report does not name were never reached (a cancel).
+    return r.local
+      ? r
+      : { ...r, status: 'cancelled', reason: r.reason ?? 'not reached before the cancel' };
+  });
+  for (const f of byPath.values()) rows.push({ ...row(f.path, f.bytes), ...fromReport(f) });
+  return { ...run, rows, report, phase: report.status, cancelling: false };
 }
 
 export interface RowCounts {
