@@ -96,6 +96,7 @@ function Summary({ run }: { run: ImportRun }) {
 
 export function ImportPanel({ run }: { run: ImportRun }) {
   const client = useEngineClient();
+  const shown = useUiStore((s) => s.store);
   const [busy, setBusy] = useState(false);
   const running = isRunning(run);
   const memories = countRows(run.rows).memories;
@@ -165,6 +166,14 @@ export function ImportPanel({ run }: { run: ImportRun }) {
       <p className="ig-status" role="status" aria-live="polite" data-testid="ingest-status">
         {announce(run)}
       </p>
+      {shown !== null && shown !== run.store ? (
+        <p className="ig-other-store" role="note">
+          This import went into the store <strong>{run.store}</strong>; its links open there.{' '}
+          <Button size="sm" onClick={() => useUiStore.getState().setStore(run.store)}>
+            Switch to {run.store}
+          </Button>
+        </p>
+      ) : null}
       {running ? <Progress run={run} /> : null}
       {run.error ? <ErrorState compact title={run.error.title} error={run.error.error} /> : null}
       {finished ? <Summary run={run} /> : null}

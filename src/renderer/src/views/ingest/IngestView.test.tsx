@@ -231,6 +231,26 @@ describe('IngestView', () => {
     expect(window.location.hash).toBe('#/memories');
   });
 
+  it('says which store an import went into when another store is shown', async () => {
+    const user = userEvent.setup();
+    setup({
+      'ingest.files': (args) =>
+        report(args.batch ?? '', [
+          fileReport('notes/deploys.md', { chunks: 1, document_id: DOC_A }),
+        ]),
+    });
+    dropNotes();
+    await screen.findByRole('heading', { name: 'Import finished' });
+    expect(screen.queryByRole('note')).toBeNull();
+    act(() => useUiStore.getState().setStore('work'));
+    expect(screen.getByRole('note').textContent).toContain(
+      'This import went into the store default',
+    );
+    await user.click(screen.getByRole('button', { name: 'Switch to default' }));
+    expect(useUiStore.getState().store).toBe('default');
+    expect(screen.queryByRole('note')).toBeNull();
+  });
+
   it('cancels a running import with the batch id it chose', async () => {
     const user = userEvent.setup();
     const answer = deferred<IngestReport>();
