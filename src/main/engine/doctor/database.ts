@@ -234,8 +234,10 @@ export const databaseChecks: CheckDefinition[] = [
     group: 'Disk',
     title: 'Database size',
     run({ store, limits }) {
-      const size = existsSync(store.file) ? statSync(store.file).size : 0;
+      // page_count × page_size: the database as SQLite sees it, including pages still in
+      // the write-ahead log (the main file alone lags until a checkpoint).
       const pages = Number(store.db.pragma('page_count', { simple: true }));
+      const size = pages * Number(store.db.pragma('page_size', { simple: true }));
       const free = Number(store.db.pragma('freelist_count', { simple: true }));
       const freeShare = pages > 0 ? free / pages : 0;
       const line = `${bytes(size)}, ${Math.round(freeShare * 100)}% free pages`;

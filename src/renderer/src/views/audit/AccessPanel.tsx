@@ -60,7 +60,12 @@ export function AccessPanel({ store }: { store: string | undefined }) {
         </EmptyState>
       ) : (
         <div className="au-access-grid">
-          <div className="au-table-wrap">
+          <div
+            className="au-table-wrap"
+            role="region"
+            aria-label="Reads per client and day"
+            tabIndex={0}
+          >
             <table className="au-table" aria-label="Reads per client and day">
               <thead>
                 <tr>

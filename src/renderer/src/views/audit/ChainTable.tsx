@@ -12,7 +12,7 @@ export interface ChainTableProps {
 
 export function ChainTable({ entries, brokenSeq }: ChainTableProps) {
   return (
-    <div className="au-table-wrap">
+    <div className="au-table-wrap" role="region" aria-label="Audit entries" tabIndex={0}>
       <table className="au-table" aria-label="Audit entries, newest first">
         <thead>
           <tr>
