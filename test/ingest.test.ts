@@ -357,6 +357,27 @@ describe('batches', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('a cancel while a file is being parsed stops it, and nothing of that file is written', async () => {
+    const t = await open();
+    const batch = '01JD0000000000000000000002';
+    const off = t.engine.events.on('ingest.progressed', (p) => {
+      if (p.phase === 'file' && p.file_index === 0) void t.cli.call('ingest.cancel', { batch });
+    });
+    const r = await t.cli.call('ingest.files', {
+      paths: [join(corpus.root, 'pdf/report.pdf'), join(corpus.root, 'docs/notes.txt')],
+      batch,
+    });
+    off();
+    expect(r.files.map((f) => f.status)).toEqual(['cancelled', 'cancelled']);
+    expect(r.files[0]?.reason).toMatch(/cancelled while this file was read/);
+    expect(await memoriesTagged(t.cli, `batch:${batch}`, 'include')).toEqual([]);
+    // The parser was stopped, not left behind: the next import reads PDFs again.
+    const again = await t.cli.call('ingest.files', {
+      paths: [join(corpus.root, 'pdf/report.pdf')],
+    });
+    expect(again.files[0]?.status).toBe('ingested');
+  });
+
   it('undoes a batch in one action and redoes it, audited, with events', async () => {
     const dir = folder({ 'x.md': `# X\n\n${prose(30, 5)}`, 'y.txt': prose(8, 6) });
     const t = await open();

@@ -32,8 +32,14 @@ function spawnWorker(heapMb: number): Worker {
 interface Job {
   req: ParseRequest;
   timeoutMs: number;
+  signal: AbortSignal | undefined;
   resolve: (o: ParseOutcome) => void;
 }
+
+const CANCELLED: ParseOutcome = {
+  ok: false,
+  reason: 'the import was cancelled while this file was read',
+};
 
 export class ParserPool {
   private worker: Worker | null = null;
@@ -44,11 +50,19 @@ export class ParserPool {
 
   constructor(private readonly heapMb: number) {}
 
-  /** Parses one file; never rejects: a failure is an outcome with a reason. */
-  parse(req: Omit<ParseRequest, 'id'>, timeoutMs: number): Promise<ParseOutcome> {
+  /**
+   * Parses one file; never rejects: a failure is an outcome with a reason. Aborting the
+   * signal (a cancelled import) stops the parse at once, worker and all.
+   */
+  parse(
+    req: Omit<ParseRequest, 'id'>,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<ParseOutcome> {
     if (this.closed) return Promise.resolve({ ok: false, reason: 'the engine is shutting down' });
+    if (signal?.aborted) return Promise.resolve(CANCELLED);
     return new Promise((resolve) => {
-      this.queue.push({ req: { ...req, id: this.nextId++ }, timeoutMs, resolve });
+      this.queue.push({ req: { ...req, id: this.nextId++ }, timeoutMs, signal, resolve });
       this.pump();
     });
   }
@@ -56,6 +70,11 @@ export class ParserPool {
   private pump(): void {
     if (this.running || this.queue.length === 0) return;
     const job = this.queue.shift() as Job;
+    if (job.signal?.aborted) {
+      job.resolve(CANCELLED);
+      this.pump();
+      return;
+    }
     this.running = job;
     const worker = (this.worker ??= spawnWorker(this.heapMb));
     let done = false;
@@ -63,6 +82,7 @@ export class ParserPool {
       if (done) return;
       done = true;
       clearTimeout(timer);
+      job.signal?.removeEventListener('abort', onAbort);
       worker.off('message', onMessage);
       worker.off('error', onError);
       worker.off('exit', onExit);
@@ -96,6 +116,8 @@ export class ParserPool {
       );
     };
     const onExit = () => finish({ ok: false, reason: 'the parser stopped unexpectedly' }, true);
+    const onAbort = () => finish(CANCELLED, true);
+    job.signal?.addEventListener('abort', onAbort);
     const timer = setTimeout(
       () =>
         finish(

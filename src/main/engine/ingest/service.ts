@@ -75,6 +75,8 @@ export interface IngestServiceOptions {
 
 interface Running {
   cancelled: boolean;
+  /** Aborted on cancel: stops the parse in progress. */
+  abort: AbortController;
 }
 
 /** Chunk progress events per batch at most this often. */
@@ -132,6 +134,7 @@ export class IngestService {
     const run = this.running.get(args.batch);
     if (!run) return { batch: args.batch, cancelled: false };
     run.cancelled = true;
+    run.abort.abort();
     return { batch: args.batch, cancelled: true };
   }
 
@@ -298,7 +301,7 @@ export class IngestService {
       );
     }
     insertBatch(store, { id: batch, actor: actorName(actor), roots: shown, now: this.o.now() });
-    const run: Running = { cancelled: false };
+    const run: Running = { cancelled: false, abort: new AbortController() };
     this.running.set(batch, run);
     try {
       return await this.runBatch(store, actor, args, batch, run, roots, displayRoot);
@@ -338,6 +341,7 @@ export class IngestService {
         ...p,
       });
     let lastScan = 0;
+    let lastChunk = 0;
     progress({ phase: 'scanning' });
     const walked = await walk(roots, {
       maxFileBytes: this.limits.maxFileBytes,
@@ -405,8 +409,13 @@ export class IngestService {
         run,
         file,
         sizes,
-        (done, total) =>
-          progress({ phase: 'chunk', ...base, chunks_done: done, chunks_total: total }),
+        (done, total) => {
+          // A few chunk events a second at most: file and file-done say the rest.
+          const t = Date.now();
+          if (t - lastChunk < CHUNK_EVENT_MS) return;
+          lastChunk = t;
+          progress({ phase: 'chunk', ...base, chunks_done: done, chunks_total: total });
+        },
       );
       add(report);
       bytesDone += file.bytes;
@@ -513,7 +522,9 @@ export class IngestService {
         csvSampleRows: this.limits.csvSampleRows,
       },
       this.limits.fileTimeoutMs,
+      run.abort.signal,
     );
+    if (run.cancelled) return end('cancelled', 'the import was cancelled while this file was read');
     if (!parsed.ok) return end('failed', parsed.reason);
     report.notes = parsed.info.notes;
     onChunks(0, parsed.chunks.length);
@@ -568,7 +579,10 @@ export class IngestService {
   }
 
   async close(): Promise<void> {
-    for (const run of this.running.values()) run.cancelled = true;
+    for (const run of this.running.values()) {
+      run.cancelled = true;
+      run.abort.abort();
+    }
     await this.pool.close();
   }
 }
