@@ -48,7 +48,7 @@ import { ParserPool } from './pool';
 import { readStable } from './readFile';
 import { Staging } from './staging';
 import { walk, type WalkedFile } from './walker';
-import { prepareFile, writeFile } from './write';
+import { prepareFile, writeFile, type FileToWrite } from './write';
 
 /** Test seams: a fault inside a file's transaction, a change while a file is read. */
 export interface IngestHooks {
@@ -78,6 +78,15 @@ interface Running {
   /** Aborted on cancel: stops the parse in progress. */
   abort: AbortController;
 }
+
+/** A file read and parsed, waiting to be written (`ready` null: its report is final). */
+interface Loaded {
+  t0: number;
+  report: IngestFileReport;
+  ready: Omit<FileToWrite, 'display' | 'batch' | 'extraTags'> | null;
+}
+
+const CANCELLED_WHILE_READ = 'the import was cancelled while this file was read';
 
 /** Chunk progress events per batch at most this often. */
 const CHUNK_EVENT_MS = 250;
@@ -383,8 +392,12 @@ export class IngestService {
     const bytesTotal = files.reduce((a, f) => a + f.bytes, 0);
     let bytesDone = 0;
     const sizes = this.chunkSizes(args);
+    // The next file is read and parsed (in the worker) while this one is written.
+    let next: Promise<Loaded> | null = files[0] ? this.load(files[0], run, sizes) : null;
     for (let i = 0; i < files.length; i++) {
       const file = files[i] as WalkedFile;
+      const current = next;
+      const following = files[i + 1];
       const base = {
         file: file.display,
         file_index: i,
@@ -392,7 +405,9 @@ export class IngestService {
         bytes_done: bytesDone,
         bytes_total: bytesTotal,
       };
-      if (run.cancelled) {
+      if (run.cancelled || !current) {
+        await current;
+        next = null;
         add({
           ...blank(file.display, file.bytes),
           status: 'cancelled',
@@ -401,14 +416,16 @@ export class IngestService {
         continue;
       }
       progress({ phase: 'file', ...base });
-      const report = await this.ingestOne(
+      const loaded = await current;
+      next = following && !run.cancelled ? this.load(following, run, sizes) : null;
+      const report = await this.commit(
         store,
         actor,
         args,
         batch,
         run,
         file,
-        sizes,
+        loaded,
         (done, total) => {
           // A few chunk events a second at most: file and file-done say the rest.
           const t = Date.now();
@@ -463,16 +480,12 @@ export class IngestService {
     return { batch, store: store.name, status, files: reports, totals };
   }
 
-  private async ingestOne(
-    store: OpenStore,
-    actor: Actor,
-    args: ParsedArgs<'ingest.files'>,
-    batch: string,
-    run: Running,
+  /** Reading and parsing one file (in the worker); runs while the previous file is written. */
+  private async load(
     file: WalkedFile,
+    run: Running,
     sizes: { chunkChars: number; overlapChars: number },
-    onChunks: (done: number, total: number) => void,
-  ): Promise<IngestFileReport> {
+  ): Promise<Loaded> {
     const t0 = Date.now();
     const report: IngestFileReport = {
       path: file.display,
@@ -488,11 +501,10 @@ export class IngestService {
       duration_ms: 0,
       notes: [],
     };
-    const end = (status: IngestFileReport['status'], reason: string | null) => {
+    const ended = (status: IngestFileReport['status'], reason: string | null): Loaded => {
       report.status = status;
       report.reason = reason;
-      report.duration_ms = Date.now() - t0;
-      return report;
+      return { t0, report, ready: null };
     };
     const read = await readStable(
       file.abs,
@@ -502,11 +514,11 @@ export class IngestService {
         : undefined,
     );
     if (!read.ok)
-      return end(read.reason.startsWith('too large') ? 'skipped' : 'failed', read.reason);
+      return ended(read.reason.startsWith('too large') ? 'skipped' : 'failed', read.reason);
     report.bytes = read.bytes.length;
-    if (read.bytes.length === 0) return end('skipped', 'empty file');
+    if (read.bytes.length === 0) return ended('skipped', 'empty file');
     const detected = detectFormat(file.abs, read.bytes.subarray(0, 8192));
-    if (!detected.ok) return end('skipped', detected.reason);
+    if (!detected.ok) return ended('skipped', detected.reason);
     report.format = detected.format;
     const name = basename(file.display);
     const parsed = await this.pool.parse(
@@ -524,21 +536,49 @@ export class IngestService {
       this.limits.fileTimeoutMs,
       run.abort.signal,
     );
-    if (run.cancelled) return end('cancelled', 'the import was cancelled while this file was read');
-    if (!parsed.ok) return end('failed', parsed.reason);
+    if (run.cancelled) return ended('cancelled', CANCELLED_WHILE_READ);
+    if (!parsed.ok) return ended('failed', parsed.reason);
     report.notes = parsed.info.notes;
-    onChunks(0, parsed.chunks.length);
-    if (run.cancelled) return end('cancelled', 'the import was cancelled while this file was read');
-    let prepared;
-    try {
-      prepared = await prepareFile({
-        display: file.display,
+    return {
+      t0,
+      report,
+      ready: {
         name,
         format: detected.format,
         bytes: read.bytes.length,
         mtimeMs: read.mtimeMs,
         info: parsed.info,
         chunks: parsed.chunks,
+      },
+    };
+  }
+
+  /** Writing one loaded file: the secret scan, then one transaction. */
+  private async commit(
+    store: OpenStore,
+    actor: Actor,
+    args: ParsedArgs<'ingest.files'>,
+    batch: string,
+    run: Running,
+    file: WalkedFile,
+    loaded: Loaded,
+    onChunks: (done: number, total: number) => void,
+  ): Promise<IngestFileReport> {
+    const { report, ready, t0 } = loaded;
+    const end = (status: IngestFileReport['status'], reason: string | null) => {
+      report.status = status;
+      report.reason = reason;
+      report.duration_ms = Date.now() - t0;
+      return report;
+    };
+    if (!ready) return end(report.status, report.reason);
+    onChunks(0, ready.chunks.length);
+    if (run.cancelled) return end('cancelled', CANCELLED_WHILE_READ);
+    let prepared;
+    try {
+      prepared = await prepareFile({
+        display: file.display,
+        ...ready,
         batch,
         extraTags: args.tags ?? [],
       });
@@ -546,7 +586,7 @@ export class IngestService {
       if (err instanceof LociError) return end('failed', err.message);
       throw err;
     }
-    if (run.cancelled) return end('cancelled', 'the import was cancelled while this file was read');
+    if (run.cancelled) return end('cancelled', CANCELLED_WHILE_READ);
     let written;
     try {
       const hook = this.o.hooks?.beforeLinks;
