@@ -15,7 +15,7 @@ function dragEvent(type: string, data: DataTransfer): Event {
 }
 
 beforeEach(() => {
-  useImportStore.setState({ run: null });
+  useImportStore.getState().reset();
   useDropStore.setState({ offer: null });
 });
 

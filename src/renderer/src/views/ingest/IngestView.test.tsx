@@ -69,7 +69,7 @@ const decode = (b64: string) =>
   new TextDecoder().decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
 
 beforeEach(() => {
-  useImportStore.setState({ run: null });
+  useImportStore.getState().reset();
   useDropStore.setState({ offer: null });
   useMemoriesStore.getState().reset();
 });
@@ -136,7 +136,8 @@ describe('IngestView', () => {
         }),
       );
     });
-    expect(row('notes/deploys.md').dataset.status).toBe('reading');
+    // Redrawn at most every FLUSH_MS, however many events arrive.
+    await waitFor(() => expect(row('notes/deploys.md').dataset.status).toBe('reading'));
     expect(within(row('notes/deploys.md')).getByText('2 / 3')).toBeTruthy();
     expect(
       within(row('notes/deploys.md')).getByRole('progressbar').getAttribute('aria-valuenow'),
@@ -155,7 +156,9 @@ describe('IngestView', () => {
         }),
       ),
     );
-    expect(screen.getByTestId('ingest-status').textContent).toBe('Importing: 1 of 2 files done.');
+    await waitFor(() =>
+      expect(screen.getByTestId('ingest-status').textContent).toBe('Importing: 1 of 2 files done.'),
+    );
 
     // The report: per-file status and reasons, links, totals.
     await act(async () =>

@@ -21,6 +21,9 @@ import {
 /** Uploads in flight at once: enough to keep the daemon busy, few enough to stay light. */
 export const UPLOAD_CONCURRENCY = 3;
 
+/** How often the rows of a running import are redrawn, at most. */
+export const FLUSH_MS = 100;
+
 export interface StartOptions {
   /** Extra tags on every memory of the batch. */
   tags?: string[];
@@ -35,6 +38,8 @@ export interface ImportState {
   markUndone(batch: string, undone: boolean): void;
   /** Forgets the finished run (back to the drop zone). */
   clear(): void;
+  /** Drops everything, a running import's steps included (tests). */
+  reset(): void;
 }
 
 export const isRunning = (run: ImportRun | null): boolean =>
@@ -56,10 +61,27 @@ const isAbort = (err: unknown) => (err as { name?: unknown } | null)?.name === '
 let uploadAbort: AbortController | null = null;
 
 export const useImportStore = create<ImportState>()((set, get) => {
+  // Steps of a run land in a draft first and reach the view at most every FLUSH_MS: a
+  // folder of a thousand files makes thousands of steps, and a render for each would
+  // cost more than the upload itself. What the person did or must see (a phase, a
+  // cancel, an error) is shown at once.
+  let draft: ImportRun | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (draft) set({ run: draft });
+    draft = null;
+  };
+  const current = () => draft ?? get().run;
+
   /** Applies a step to the run, only while it is still the run with this batch. */
-  const update = (batch: string, step: (run: ImportRun) => ImportRun) => {
-    const run = get().run;
-    if (run && run.batch === batch) set({ run: step(run) });
+  const update = (batch: string, step: (run: ImportRun) => ImportRun, now = false) => {
+    const run = current();
+    if (!run || run.batch !== batch) return;
+    draft = step(run);
+    if (now || draft.phase !== run.phase || draft.cancelling !== run.cancelling) flush();
+    else timer ??= setTimeout(flush, FLUSH_MS);
   };
   const fail = (batch: string, title: string, error: LociError) =>
     update(batch, (r) => ({ ...r, phase: 'failed', cancelling: false, error: { title, error } }));
@@ -173,7 +195,8 @@ export const useImportStore = create<ImportState>()((set, get) => {
   return {
     run: null,
     start(client, store, picked, options = {}) {
-      if (isRunning(get().run)) return false;
+      if (isRunning(current())) return false;
+      flush();
       const plan = planImport(picked);
       const run = newRun(store, ulid(), ulid(), plan);
       set({ run });
@@ -186,7 +209,7 @@ export const useImportStore = create<ImportState>()((set, get) => {
       return true;
     },
     async cancel(client) {
-      const run = get().run;
+      const run = current();
       if (!run || !isRunning(run)) return;
       update(run.batch, (r) => ({ ...r, cancelling: true }));
       if (run.phase === 'uploading') {
@@ -203,10 +226,19 @@ export const useImportStore = create<ImportState>()((set, get) => {
       }
     },
     markUndone(batch, undone) {
-      update(batch, (r) => ({ ...r, undone }));
+      update(batch, (r) => ({ ...r, undone }), true);
     },
     clear() {
-      if (!isRunning(get().run)) set({ run: null });
+      if (isRunning(current())) return;
+      flush();
+      set({ run: null });
+    },
+    reset() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      draft = null;
+      uploadAbort?.abort();
+      set({ run: null });
     },
   };
 });
