@@ -543,6 +543,33 @@ describe('allowed folders and the MCP tool ingest_file', () => {
   });
 });
 
+describe('an agent ingesting a file with a secret', () => {
+  it("writes it quarantined, linked, and out of the agent's sight", async () => {
+    const dir = folder({
+      'bot.md': `# Bot\n\n${prose(12, 21)}\n\nThe bot token is ${GITHUB_TOKEN} for now.\n\n${prose(12, 22)}`,
+    });
+    const t = await open();
+    await t.cli.call('ingest.setFolders', { folders: [dir] });
+    const agent = t.agent('cursor');
+    const r = await agent.call('ingest.files', { paths: [join(dir, 'bot.md')], chunk_tokens: 64 });
+    const f = r.files[0] as IngestFileReport;
+    expect(f.status).toBe('ingested');
+    expect(f.quarantined).toBeGreaterThan(0);
+    expect(f.quarantined).toBeLessThan(f.chunks + 1);
+    const everything = await memoriesTagged(t.cli, `batch:${r.batch}`);
+    expect(everything.filter((m) => m.trust === 'quarantined').length).toBe(f.quarantined);
+    const seen = await memoriesTagged(agent, `batch:${r.batch}`);
+    expect(seen.length).toBe(everything.length - f.quarantined);
+    const links = await t.cli.call('graph.neighbors', {
+      id: f.document_id as string,
+      depth: 1,
+      limit: 500,
+    });
+    expect(links.edges.filter((e) => e.type === 'part_of')).toHaveLength(f.chunks);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
 describe('loci ingest', () => {
   it('ingests with a summary table, lists, undoes and redoes', async () => {
     const home = tempDir('loci-cli-ingest-');
