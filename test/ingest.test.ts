@@ -4,6 +4,7 @@
 // with the MCP tool (a real SDK client) and `loci ingest`.
 import {
   appendFileSync,
+  utimesSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -378,6 +379,31 @@ describe('batches', () => {
     expect(again.files[0]?.status).toBe('ingested');
   });
 
+  it('announces its progress: scanning, each file and its chunks, then the totals', async () => {
+    const dir = folder({ 'a.md': `# A\n\n${prose(10, 31)}`, 'b.txt': prose(6, 32), 'c.png': '' });
+    const t = await open();
+    const seen: string[] = [];
+    const off = t.engine.events.on('ingest.progressed', (p) => {
+      seen.push(`${p.phase}:${p.file ? p.file.slice(dir.length + 1) : '-'}:${p.status ?? ''}`);
+      if (p.phase === 'finished')
+        expect(p.totals).toMatchObject({ files: 3, ingested: 2, skipped: 1 });
+    });
+    await t.cli.call('ingest.files', { paths: [dir] });
+    off();
+    expect(seen[0]).toBe('scanning:-:');
+    expect(seen.at(-1)).toBe('finished:-:');
+    expect(seen.filter((s) => s.startsWith('file:') || s.startsWith('file-done:'))).toEqual([
+      'file:a.md:',
+      'file-done:a.md:ingested',
+      'file:b.txt:',
+      'file-done:b.txt:ingested',
+      'file:c.png:',
+      'file-done:c.png:skipped',
+    ]);
+    expect(seen.some((s) => s.startsWith('chunk:a.md'))).toBe(true);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('undoes a batch in one action and redoes it, audited, with events', async () => {
     const dir = folder({ 'x.md': `# X\n\n${prose(30, 5)}`, 'y.txt': prose(8, 6) });
     const t = await open();
@@ -449,6 +475,20 @@ describe('uploads', () => {
     await expect(t.agent('cursor').call('ingest.files', { upload })).rejects.toMatchObject({
       code: 'forbidden',
     });
+  });
+
+  it('clears staging folders older than a day when the engine starts', async () => {
+    const dataDir = tempDir('loci-ingest-stale-');
+    const stale = join(dataDir, 'ingest-staging', '01JD0000000000000000000300');
+    const fresh = join(dataDir, 'ingest-staging', '01JD0000000000000000000301');
+    mkdirSync(stale, { recursive: true });
+    mkdirSync(fresh, { recursive: true });
+    writeFileSync(join(stale, 'a.txt'), 'left behind two days ago');
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+    utimesSync(stale, twoDaysAgo, twoDaysAgo);
+    await open({ dataDir });
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
   });
 
   it('refuses an upload past its total size, by name', async () => {
