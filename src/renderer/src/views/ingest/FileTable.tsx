@@ -105,7 +105,7 @@ const FileRowView = memo(function FileRowView({ row }: { row: FileRow }) {
 export function FileTable({ rows, caption }: { rows: readonly FileRow[]; caption: string }) {
   return (
     <div className="ig-table-wrap">
-      <table className="ig-table" data-testid="ingest-files">
+      <table className="ig-table ig-table-files" data-testid="ingest-files">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>

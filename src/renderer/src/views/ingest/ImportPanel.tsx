@@ -11,9 +11,11 @@ import { toLociError } from '../../lib/useEngineQuery';
 import { useUiStore } from '../../stores/uiStore';
 import { runBatchAction } from './batchActions';
 import { FileTable } from './FileTable';
-import { announce, countRows, plural, type ImportRun } from './importModel';
+import { announce, countRows, plural, type FileRow, type ImportRun } from './importModel';
 import { isRunning, useImportStore } from './importStore';
 import { BatchMemoriesLink } from './BatchMemoriesLink';
+
+const isProblem = (r: FileRow) => r.status === 'skipped' || r.status === 'failed';
 
 function Bar({ label, value, text }: { label: string; value: number | null; text: string }) {
   const pct = value === null ? null : Math.round(Math.min(1, Math.max(0, value)) * 100);
@@ -98,7 +100,9 @@ export function ImportPanel({ run }: { run: ImportRun }) {
   const client = useEngineClient();
   const shown = useUiStore((s) => s.store);
   const [busy, setBusy] = useState(false);
+  const [onlyProblems, setOnlyProblems] = useState(false);
   const running = isRunning(run);
+  const problems = running ? 0 : run.rows.filter(isProblem).length;
   const memories = countRows(run.rows).memories;
   const finished = run.phase === 'done' || run.phase === 'cancelled';
 
@@ -187,7 +191,20 @@ export function ImportPanel({ run }: { run: ImportRun }) {
           <BatchMemoriesLink run={run} />
         </p>
       ) : null}
-      <FileTable rows={run.rows} caption={`The files of this import (${run.rows.length})`} />
+      {problems > 0 && problems < run.rows.length ? (
+        <label className="ig-only-problems">
+          <input
+            type="checkbox"
+            checked={onlyProblems}
+            onChange={(e) => setOnlyProblems(e.currentTarget.checked)}
+          />
+          Only the files skipped or failed ({problems})
+        </label>
+      ) : null}
+      <FileTable
+        rows={onlyProblems && problems > 0 ? run.rows.filter(isProblem) : run.rows}
+        caption={`The files of this import (${run.rows.length})`}
+      />
     </section>
   );
 }

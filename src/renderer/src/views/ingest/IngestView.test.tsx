@@ -195,6 +195,15 @@ describe('IngestView', () => {
     expect(within(summary).getByText('Memories').nextElementSibling?.textContent).toBe('6');
     expect(within(summary).getByText('Quarantined').nextElementSibling?.textContent).toBe('1');
 
+    // The files that need a look, alone.
+    await user.click(screen.getByLabelText('Only the files skipped or failed (1)'));
+    expect(
+      Array.from(document.querySelectorAll('[data-testid="ingest-files"] tbody tr')).map(
+        (tr) => (tr as HTMLElement).dataset.file,
+      ),
+    ).toEqual(['notes/.git/']);
+    await user.click(screen.getByLabelText('Only the files skipped or failed (1)'));
+
     // Undo forgets the batch (toast with Redo); Redo brings it back.
     await user.click(screen.getByRole('button', { name: 'Undo' }));
     expect(client.callsOf('ingest.undo')).toEqual([{ store: 'default', batch }]);

@@ -25,6 +25,11 @@ describe('planImport', () => {
       left: [{ path: 'src/.git/', reason: 'hidden folder, not read' }],
     });
     expect(plan.send.map((s) => s.path)).toEqual(['notes.md', 'notes (2).md']);
+    const sorted = planImport({
+      files: ['b/10.md', 'a.md', 'b/9.md'].map((p) => ({ path: p, file: file(p, 1) })),
+      left: [],
+    });
+    expect(sorted.send.map((s) => s.path)).toEqual(['a.md', 'b/9.md', 'b/10.md']);
     const byPath = Object.fromEntries(plan.rows.map((r) => [r.path, r]));
     expect(byPath['big.pdf']).toMatchObject({ status: 'skipped', local: true, format: 'pdf' });
     expect(byPath['big.pdf']?.reason).toMatch(/larger than 32 MB.*loci ingest/);

@@ -124,6 +124,8 @@ function uniquePath(path: string, taken: Set<string>): string {
   }
 }
 
+const ORDER = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
 export interface PlannedImport {
   rows: FileRow[];
   /** The files to send, with the path they are sent under. */
@@ -135,7 +137,9 @@ export function planImport(picked: PickedFiles): PlannedImport {
   const rows: FileRow[] = [];
   const send: PlannedImport['send'] = [];
   const taken = new Set<string>();
-  for (const { path: given, file } of picked.files) {
+  // Folders come from the browser in no useful order: a person reads paths sorted.
+  const files = picked.files.slice().sort((a, b) => ORDER.compare(a.path, b.path));
+  for (const { path: given, file } of files) {
     const path = uniquePath(given, taken);
     taken.add(path);
     if (file.size > UPLOAD_FILE_MAX_BYTES) {
