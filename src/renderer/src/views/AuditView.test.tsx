@@ -102,7 +102,7 @@ describe('AuditView', () => {
     expect(within(row).getByText(hash(60).slice(0, 10))).toBeTruthy();
     expect(
       screen.getByText(
-        'This chain has not been verified yet. Verification only reads; it changes nothing.',
+        'This chain has not been verified yet. Verifying never changes the chain or your memories.',
       ),
     ).toBeTruthy();
   });

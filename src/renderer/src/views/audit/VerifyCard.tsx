@@ -144,7 +144,7 @@ export function VerifyCard({ store, onResult, onShowEntry }: VerifyCardProps) {
                 : `broken at entry ${previous.first_broken?.seq ?? '?'}.`}
             </>
           ) : (
-            'This chain has not been verified yet. Verification only reads; it changes nothing.'
+            'This chain has not been verified yet. Verifying never changes the chain or your memories.'
           )}
         </p>
       ) : null}
