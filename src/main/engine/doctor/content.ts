@@ -29,8 +29,27 @@ export const contentChecks: CheckDefinition[] = [
         return finding(
           'fail',
           `The last verification (${when}) found entry ${b?.seq ?? '?'} broken: ${b?.reason ?? 'unknown'}.`,
-          'Open the Audit view to see the entry; restore the database from a backup taken before it if you did not expect this.',
+          b?.reason === 'key-missing'
+            ? `Restore the key file ${store.keyring.file} from a backup; entries signed with a lost key cannot be checked otherwise.`
+            : 'Open the Audit view to see the entry; restore the database from a backup taken before it if you did not expect this.',
         );
+      }
+      // A cheap look at the anchored entry (no full verification): a cut tail or a
+      // replaced entry shows at once.
+      if (last.anchor && last.anchor.seq > 0) {
+        const row = store.db
+          .prepare('SELECT hash FROM audit WHERE seq = ?')
+          .get(last.anchor.seq) as { hash: string } | undefined;
+        if (!row || row.hash !== last.anchor.hash) {
+          return finding(
+            'fail',
+            row
+              ? `Entry ${last.anchor.seq} is no longer the one the last verification anchored: the chain was rewritten.`
+              : `The chain ends at entry ${head.seq}, before the anchored entry ${last.anchor.seq}: its tail was cut off.`,
+            'Verify the chain (Audit view or `loci audit verify`) to see the first broken entry; restore a backup if you did not expect this.',
+            true,
+          );
+        }
       }
       const age = now - Date.parse(last.last.at);
       const anchor = last.anchor ? `anchor at entry ${last.anchor.seq}` : 'no anchor';

@@ -242,9 +242,17 @@ describe('the doctor', () => {
     t.advance(8 * 86_400_000);
     expect((await check(t, 'audit.chain')).status).toBe('warn');
     const db = (await t.engine.store(undefined)).db;
+    // A cut tail shows without a full verification.
+    db.exec('DROP TRIGGER audit_no_delete');
+    db.prepare('DELETE FROM audit WHERE seq = 2').run();
+    expect(await check(t, 'audit.chain')).toMatchObject({ status: 'fail', fixable: true });
+    expect((await check(t, 'audit.chain')).finding).toMatch(
+      /before the anchored entry 2: its tail was cut off/,
+    );
     db.exec('DROP TRIGGER audit_no_update');
     db.prepare(`UPDATE audit SET actor = 'ui' WHERE seq = 1`).run();
-    await t.cli.call('audit.verify', {});
+    const r = await t.cli.call('audit.verify', {});
+    expect(r.first_broken).toMatchObject({ seq: 1, reason: 'payload-changed' });
     expect(await check(t, 'audit.chain')).toMatchObject({ status: 'fail', fixable: false });
     expect((await check(t, 'audit.chain')).finding).toMatch(/entry 1 broken: payload-changed/);
   });
