@@ -505,8 +505,20 @@ describe('uploads', () => {
         path: 'b.txt',
         content_base64: Buffer.alloc(600, 98).toString('base64'),
       }),
-    ).rejects.toThrow(/one upload may stage at most 0 MiB|at most/);
+    ).rejects.toThrow(/this upload would stage 2 KiB; one upload may stage at most 1 KiB/);
     expect(readdirSync(join(t.dir, 'ingest-staging', upload))).toEqual(['a.txt']);
+    // Two at once cannot both pass the limit.
+    const other = '01JD0000000000000000000201';
+    const both = await Promise.allSettled(
+      ['x.txt', 'y.txt'].map((path) =>
+        t.cli.call('ingest.upload', {
+          upload: other,
+          path,
+          content_base64: Buffer.alloc(600, 99).toString('base64'),
+        }),
+      ),
+    );
+    expect(both.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
   });
 });
 

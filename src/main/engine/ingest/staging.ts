@@ -3,7 +3,8 @@
 // folder as one root and removes it. Staging folders never ingested go after a day.
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import type { IngestUploadResult } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
 import { LIMITS } from '../../../shared/schemas';
@@ -16,9 +17,16 @@ interface Staged {
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+function size(bytes: number): string {
+  return bytes >= 1024 * 1024
+    ? `${Math.round(bytes / 1024 / 1024)} MiB`
+    : `${Math.ceil(bytes / 1024)} KiB`;
+}
+
 export class Staging {
   readonly root: string;
-  private readonly uploads = new Map<string, Staged>();
+  /** Per upload, what is staged (a promise: parallel calls share the first scan). */
+  private readonly uploads = new Map<string, Promise<Staged>>();
 
   constructor(
     dataDir: string,
@@ -50,24 +58,29 @@ export class Staging {
     return join(this.root, upload);
   }
 
-  private async load(upload: string): Promise<Staged> {
-    let s = this.uploads.get(upload);
-    if (s) return s;
-    s = { sizes: new Map(), bytes: 0 };
-    const dir = this.dirOf(upload);
+  private load(upload: string): Promise<Staged> {
+    let loading = this.uploads.get(upload);
+    if (!loading) {
+      loading = this.scan(upload);
+      this.uploads.set(upload, loading);
+    }
+    return loading;
+  }
+
+  private async scan(upload: string): Promise<Staged> {
+    const s: Staged = { sizes: new Map(), bytes: 0 };
     const visit = async (d: string) => {
       for (const e of await readdir(d, { withFileTypes: true }).catch(() => [])) {
         const p = join(d, e.name);
         if (e.isDirectory()) await visit(p);
         else if (e.isFile()) {
           const size = (await stat(p)).size;
-          (s as Staged).sizes.set(p, size);
-          (s as Staged).bytes += size;
+          s.sizes.set(p, size);
+          s.bytes += size;
         }
       }
     };
-    await visit(dir);
-    this.uploads.set(upload, s);
+    await visit(this.dirOf(upload));
     return s;
   }
 
@@ -104,14 +117,27 @@ export class Staging {
     if (total > this.maxUploadBytes) {
       throw new LociError(
         'invalid-args',
-        `this upload would stage ${Math.round(total / 1024 / 1024)} MiB; one upload may stage at most ${Math.round(this.maxUploadBytes / 1024 / 1024)} MiB. Ingest the files in several drops.`,
+        `this upload would stage ${size(total)}; one upload may stage at most ${size(this.maxUploadBytes)}. Ingest the files in several drops.`,
         { field: 'content_base64', bytes: total, max: this.maxUploadBytes },
       );
     }
+    // Reserved before the first await, so parallel calls cannot both pass the limit.
+    const hadBefore = staged.sizes.has(target);
+    staged.sizes.set(target, bytes.length);
+    staged.bytes = total;
+    const unreserve = () => {
+      staged.bytes -= bytes.length - previous;
+      if (hadBefore) staged.sizes.set(target, previous);
+      else staged.sizes.delete(target);
+    };
     try {
       mkdirSync(this.root, { recursive: true, mode: 0o700 });
       await mkdir(dirname(target), { recursive: true, mode: 0o700 });
-      const tmp = `${target}.${process.pid}.part`;
+      // Hidden and unique: a walk of the upload never sees a half-written file.
+      const tmp = join(
+        dirname(target),
+        `.${basename(target)}.${randomBytes(6).toString('hex')}.part`,
+      );
       await writeFile(tmp, bytes, { mode: 0o600 });
       await rename(tmp, target);
       if (modified !== undefined) {
@@ -119,6 +145,7 @@ export class Staging {
         await utimes(target, t, t);
       }
     } catch (err) {
+      unreserve();
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOTDIR' || code === 'EISDIR' || code === 'EEXIST') {
         throw new LociError(
@@ -129,8 +156,6 @@ export class Staging {
       }
       throw err;
     }
-    staged.sizes.set(target, bytes.length);
-    staged.bytes = total;
     return { upload, path, bytes: bytes.length, files: staged.sizes.size };
   }
 
