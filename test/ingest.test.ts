@@ -129,7 +129,12 @@ describe('ingest.files on the fixture corpus', () => {
     expect(f.chunks).toBeGreaterThan(2);
     const doc = await t.cli.call('memory.get', { id: f.document_id as string });
     expect(doc.title).toBe('guide.md');
-    expect(doc.content).toMatch(/^File guide\.md\nPath: .*docs\/guide\.md\nFormat: markdown/);
+    expect(doc.content).toMatch(
+      new RegExp(
+        `^File guide\\.md\\nPath: .*docs/guide\\.md\\nFormat: markdown, ${Math.round(f.bytes / 102.4) / 10} KB, \\d+ sections, \\d+ lines; modified 20`,
+      ),
+    );
+    expect(f.bytes).toBeGreaterThan(1000);
     expect(doc.tags).toEqual(
       expect.arrayContaining([
         'source:guide.md',

@@ -310,7 +310,7 @@ export class BatchRunner {
       ready: {
         name,
         format: detected.format,
-        bytes: read.bytes.length,
+        bytes: report.bytes,
         mtimeMs: read.mtimeMs,
         info: parsed.info,
         chunks: parsed.chunks,
