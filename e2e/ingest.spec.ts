@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { poll } from './harness/poll';
+import { expectText, poll } from './harness/poll';
 import type { E2EContext } from './harness/types';
 
 const MARKDOWN = `---
@@ -189,6 +189,12 @@ export async function ingestADropOnTheWindowUndoAndRedo(t: E2EContext) {
       (items) => items.length === live.length,
       { message: 'the batch back' },
     );
+
+    // "Show them all in Memories": the Memories view lists exactly this batch.
+    await page.getByTestId('ingest-batch-link').click();
+    await page.getByRole('heading', { name: 'Memories', level: 1 }).waitFor();
+    await expectText(page.getByTestId('memories-total'), `${live.length} memories`);
+    assert.match(page.url(), /#\/memories$/);
   } finally {
     await eraseBatch(t, batch);
     rmSync(dir, { recursive: true, force: true });

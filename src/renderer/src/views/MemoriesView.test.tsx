@@ -63,6 +63,19 @@ describe('MemoriesView', () => {
     window.location.hash = '#/memories';
   });
 
+  it('lists the tag a link names (#/memories?tag=…), then leaves the address plain', async () => {
+    const c = client();
+    renderWithClient(
+      <MemoriesView rest={[]} query={new URLSearchParams('tag=batch:01JB&deleted=include')} />,
+      c,
+    );
+    await waitFor(() =>
+      expect(lastList(c)).toMatchObject({ tags: ['batch:01JB'], deleted: 'include' }),
+    );
+    expect(useMemoriesStore.getState().filters.tags).toEqual(['batch:01JB']);
+    expect(window.location.hash).toBe('#/memories');
+  });
+
   it('turns every filter into memory.list arguments', async () => {
     const user = userEvent.setup();
     const c = client();

@@ -15,7 +15,12 @@ import { FilterBar, SEARCH_INPUT_ID } from './memories/FilterBar';
 import { useMemoriesStore } from './memories/memoriesStore';
 import { DETAIL_HEADING_ID, MemoryDetail } from './memories/MemoryDetail';
 import { MemoryList } from './memories/MemoryList';
-import { activeFilterCount, filtersSearchIgnores, type MemoryRow } from './memories/model';
+import {
+  activeFilterCount,
+  DEFAULT_FILTERS,
+  filtersSearchIgnores,
+  type MemoryRow,
+} from './memories/model';
 import { useListSource, useSearchSource, type RowSource } from './memories/useRowSource';
 import './memories/memories.css';
 
@@ -63,9 +68,26 @@ function SelectInView({ source }: { source: RowSource }) {
   );
 }
 
-export default function MemoriesView({ rest }: ViewProps) {
+/**
+ * `#/memories?tag=<tag>[&deleted=include]`, a link from another view (an import's
+ * memories): list that tag, then drop the query so the filters are the person's again.
+ */
+function useLinkedFilter(query: URLSearchParams, openId: string | null): void {
+  const tag = query.get('tag');
+  const deleted = query.get('deleted') === 'include' ? 'include' : 'exclude';
+  useEffect(() => {
+    if (!tag) return;
+    const state = useMemoriesStore.getState();
+    state.setQuery('');
+    state.setFilters({ ...DEFAULT_FILTERS, tags: [tag], deleted });
+    navigate(openId ? `/memories/${openId}` : '/memories', { replace: true });
+  }, [tag, deleted, openId]);
+}
+
+export default function MemoriesView({ rest, query: route }: ViewProps) {
   const store = useUiStore((s) => s.store);
   const openId = rest[0] ?? null;
+  useLinkedFilter(route, openId);
   const filters = useMemoriesStore((s) => s.filters);
   const query = useMemoriesStore((s) => s.query);
   const selectedCount = useMemoriesStore((s) => s.selected.size);

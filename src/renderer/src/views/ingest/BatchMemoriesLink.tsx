@@ -1,26 +1,17 @@
-// "Show them in Memories": the Memories view filtered by the tag every memory of the
-// batch carries. The tag is read from a document memory of the batch (the one tag that
-// names the batch id), so this view does not hard-code how the engine spells it.
+// "Show them all in Memories": a link to the Memories view filtered by the tag every
+// memory of the batch carries (`#/memories?tag=…`). The tag is read from a document memory
+// of the batch (the one tag that names the batch id): the contract does not spell it.
 import { useEngineQuery } from '../../lib/useEngineQuery';
-import { navigate } from '../../lib/router';
-import { useMemoriesStore } from '../memories/memoriesStore';
-import { DEFAULT_FILTERS } from '../memories/model';
+import { routeHref } from '../../lib/router';
 import type { ImportRun } from './importModel';
 
 export function batchTag(tags: readonly string[], batch: string): string | null {
   return tags.find((t) => t.includes(batch)) ?? null;
 }
 
-export function showBatchInMemories(tag: string, undone: boolean): void {
-  const memories = useMemoriesStore.getState();
-  memories.setQuery('');
-  memories.setFilters({
-    ...DEFAULT_FILTERS,
-    tags: [tag],
-    // Undone: the batch's memories are forgotten; show them anyway.
-    deleted: undone ? 'include' : 'exclude',
-  });
-  navigate('/memories');
+/** The Memories view's address for a batch's memories (forgotten ones too once undone). */
+export function batchMemoriesHref(tag: string, undone: boolean): string {
+  return routeHref('/memories', { tag, ...(undone ? { deleted: 'include' } : {}) });
 }
 
 export function BatchMemoriesLink({ run }: { run: ImportRun }) {
@@ -35,13 +26,9 @@ export function BatchMemoriesLink({ run }: { run: ImportRun }) {
   return (
     <span className="ig-batch">
       <a
-        href="#/memories"
+        href={batchMemoriesHref(tag, run.undone)}
         className="ig-batch-link"
         data-testid="ingest-batch-link"
-        onClick={(event) => {
-          event.preventDefault();
-          showBatchInMemories(tag, run.undone);
-        }}
       >
         Show them all in Memories
       </a>{' '}
