@@ -94,6 +94,15 @@ const generators: Record<IngestFormat, (i: number) => Promise<[string, string | 
 const engine = await Engine.open({ dataDir: join(dir, 'home'), owner: 'bench', env: {} });
 const client = createInProcessClient(createHandlers(engine), { actor: { kind: 'cli' } });
 
+// Warm-up (not measured): the parser worker starts and loads its libraries, and the
+// first thousand writes pay for statement preparation and compilation (about a second).
+const warm = join(data, 'warm-up');
+mkdirSync(warm, { recursive: true });
+for (let i = 0; i < 8; i++) writeFileSync(join(warm, `w${i}.md`), `# Warm-up\n\n${text(900 + i)}`);
+writeFileSync(join(warm, 'w.pdf'), await pdf([prose(5, 98)]));
+writeFileSync(join(warm, 'w.docx'), docx([{ text: prose(5, 97) }]));
+await client.call('ingest.files', { paths: [warm] });
+
 interface Row {
   format: string;
   files: number;
