@@ -18,6 +18,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { IngestFileReport, IngestReport, LociClient } from '../src/shared/api';
+import { createInProcessClient } from '../src/main/api';
+import { startDaemon } from '../src/main/daemon';
 import { buildMcpServer } from '../src/main/mcp/server';
 import { cli } from './helpers/cli';
 import { openTestEngine, tempDir, type TestEngine } from './helpers/engine';
@@ -660,5 +662,24 @@ describe('loci ingest', () => {
     );
     rmSync(home, { recursive: true, force: true });
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('forwards to the daemon that owns the data directory, which reads the files', async () => {
+    const home = tempDir('loci-cli-daemon-');
+    const dir = folder({ 'plan.md': `# Plan\n\n${prose(8, 61)}` });
+    const daemon = await startDaemon({ dataDir: home, port: 0, env: {} });
+    try {
+      const r = await cli(home, ['ingest', dir, '--json']);
+      expect(r.stderr).toBe('');
+      const report = JSON.parse(r.stdout) as IngestReport;
+      expect(report.files[0]).toMatchObject({ status: 'ingested', format: 'markdown' });
+      const inDaemon = createInProcessClient(daemon.handlers, { actor: { kind: 'cli' } });
+      const seen = await memoriesTagged(inDaemon, `batch:${report.batch}`);
+      expect(seen.length).toBe(report.totals.memories);
+    } finally {
+      await daemon.close();
+      rmSync(home, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
