@@ -111,6 +111,7 @@ describe('ingest.files on the fixture corpus', () => {
     expectFile('misc/outside-link.txt', 'skipped', null, /outside the dropped folder/);
     expectFile('misc/inside-link.txt', 'skipped', null, /same file/);
     expectFile('.hidden-notes.md', 'skipped', null, /^hidden file$/);
+    expectFile('misc/pipe.txt', 'skipped', null, /not a regular file/);
     expectFile('docs/.private', 'skipped', null, /^hidden folder$/);
     expectFile('ignored', 'skipped', null, /ignored by/);
     expectFile('build.log', 'skipped', null, /ignored by/);
