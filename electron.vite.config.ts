@@ -18,6 +18,8 @@ export default defineConfig({
           embedWorker: resolve(import.meta.dirname, 'src/main/engine/embed/worker.ts'),
           // The file parser worker thread (loaded by engine/ingest/pool.ts).
           ingestWorker: resolve(import.meta.dirname, 'src/main/engine/ingest/worker.ts'),
+          // The audit verification worker thread (loaded by engine/audit/verifyHost.ts).
+          auditWorker: resolve(import.meta.dirname, 'src/main/engine/audit/verifyWorker.ts'),
         },
       },
     },

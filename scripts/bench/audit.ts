@@ -2,13 +2,14 @@
 // entries; BENCH_AUDIT_ENTRIES overrides). The chain is written through the real
 // AuditChain.append (keyed HMACs, canonical JSON, memory.create/update-shaped data with
 // keyed fingerprints, several actors), in transactions of 10k; then verify runs three
-// times through the in-process API (events, anchor file and all) and the median is
-// reported, with a page of `audit.list` and an `audit.access`-free read for scale.
+// times through the in-process API (split with a worker thread, events, anchor file and
+// all) and three times on one thread, medians reported, with a filtered `audit.list` page.
 // Writes bench-results/audit.json and prints a Markdown table for the README.
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createHandlers, createInProcessClient } from '../../src/main/api';
+import { verifyChain } from '../../src/main/engine/audit/verify';
 import { Engine } from '../../src/main/engine/engine';
 
 const ENTRIES = Number(process.env.BENCH_AUDIT_ENTRIES ?? 1_000_000);
@@ -70,6 +71,18 @@ for (let r = 0; r < RUNS; r++) {
 times.sort((a, b) => a - b);
 const median = times[Math.floor(times.length / 2)]!;
 
+// The same chain on one thread (no worker), for comparison.
+const single: number[] = [];
+for (let r = 0; r < RUNS; r++) {
+  const s = performance.now();
+  const v = await verifyChain(store.db, store.keyring, { parallelMin: Number.POSITIVE_INFINITY });
+  single.push((performance.now() - s) / 1000);
+  if (!v.ok) throw new Error('the benchmark chain does not verify on one thread');
+  process.stderr.write(`one-thread run ${r + 1}: ${single.at(-1)!.toFixed(2)} s\n`);
+}
+single.sort((a, b) => a - b);
+const singleMedian = single[Math.floor(single.length / 2)]!;
+
 const l0 = performance.now();
 await client.call('audit.list', { limit: 100, actor: 'mcp:cursor' });
 const listMs = performance.now() - l0;
@@ -88,6 +101,8 @@ const result = {
   write_s: Number(writeS.toFixed(1)),
   verify_s: times.map((t) => Number(t.toFixed(2))),
   verify_median_s: Number(median.toFixed(2)),
+  one_thread_s: single.map((t) => Number(t.toFixed(2))),
+  one_thread_median_s: Number(singleMedian.toFixed(2)),
   entries_per_s: Math.round(ENTRIES / median),
   progress_events: Math.round(progressEvents / RUNS),
   list_page_ms: Number(listMs.toFixed(1)),
@@ -98,12 +113,10 @@ mkdirSync('bench-results', { recursive: true });
 writeFileSync('bench-results/audit.json', JSON.stringify(result, null, 2));
 console.log(`\nmachine: ${machine}`);
 console.log(
-  '| entries | verify, median of ' +
-    RUNS +
-    ' (s) | entries/s | all runs (s) | audit.list page, filtered (ms) | database (MB) | RSS (MB) |',
+  `| entries | verify, median of ${RUNS} (s) | entries/s | all runs (s) | one thread, median (s) | one thread, all runs (s) | audit.list page, filtered (ms) | database (MB) | RSS (MB) |`,
 );
-console.log('|---:|---:|---:|---|---:|---:|---:|');
+console.log('|---:|---:|---:|---|---:|---|---:|---:|---:|');
 console.log(
-  `| ${ENTRIES.toLocaleString('en')} | ${result.verify_median_s} | ${result.entries_per_s.toLocaleString('en')} | ${result.verify_s.join(', ')} | ${result.list_page_ms} | ${result.db_mb} | ${result.rss_mb} |`,
+  `| ${ENTRIES.toLocaleString('en')} | ${result.verify_median_s} | ${result.entries_per_s.toLocaleString('en')} | ${result.verify_s.join(', ')} | ${result.one_thread_median_s} | ${result.one_thread_s.join(', ')} | ${result.list_page_ms} | ${result.db_mb} | ${result.rss_mb} |`,
 );
 console.log(`(chain written through AuditChain.append in ${result.write_s} s)`);

@@ -13,6 +13,7 @@ import {
   verifyChain,
   type Anchor,
 } from './verify';
+import { startRangeWorker } from './verifyHost';
 
 let t: TestEngine;
 let store: OpenStore;
@@ -223,6 +224,95 @@ describe('audit verification', () => {
     const a = makeAnchor(store.keyring, 'default', { seq: 3, hash: 'a'.repeat(64) }, 0);
     expect(parseAnchor(JSON.stringify(a))).toEqual(a);
     expect(parseAnchor(JSON.stringify({ anchor: a }))).toEqual(a);
+  });
+});
+
+describe('verification split across a worker thread', () => {
+  const both = async (anchor?: Anchor) => {
+    const one = await verifyChain(store.db, store.keyring, {
+      anchor: anchor ?? null,
+      parallelMin: Number.POSITIVE_INFINITY,
+    });
+    const two = await verifyChain(store.db, store.keyring, {
+      anchor: anchor ?? null,
+      parallelMin: 1,
+    });
+    expect({ ...two, duration_ms: 0 }).toEqual({ ...one, duration_ms: 0 });
+    return two;
+  };
+
+  it('runs the second half in a worker thread (not the fallback)', async () => {
+    const keys = new Map(store.keyring.ids().map((id) => [id, store.keyring.key(id)] as const));
+    const split = rows(store.db)[11]!;
+    const progress: number[] = [];
+    const spec = { from: 12, to: 24, prevHash: split.hash, pageSize: 5 };
+    const ok = startRangeWorker(store.file, keys, spec, (n) => progress.push(n));
+    expect(await ok.result).toEqual({ checked: 12, problemAt: null });
+    expect(progress).toEqual([5, 10, 12]);
+    tamper(store.db, `UPDATE audit SET actor = 'ui' WHERE seq = 19`);
+    const bad = startRangeWorker(store.file, keys, spec, () => undefined);
+    expect(await bad.result).toEqual({ checked: 6, problemAt: 19 });
+    // A file that is not there: null, and the caller checks the range itself.
+    const none = startRangeWorker(`${store.file}.missing`, keys, spec, () => undefined);
+    expect(await none.result).toBeNull();
+  });
+
+  it('agrees with one pass on an intact chain, and reports the worker’s progress', async () => {
+    const seen: number[] = [];
+    const r = await verifyChain(store.db, store.keyring, {
+      parallelMin: 1,
+      pageSize: 4,
+      onProgress: (checked) => seen.push(checked),
+    });
+    expect(r).toMatchObject({ ok: true, checked: 24 });
+    expect(seen.at(-1)).toBe(24);
+    expect(await both()).toMatchObject({ ok: true, checked: 24 });
+  });
+
+  it.each([
+    [
+      'an edit in the first half',
+      `UPDATE audit SET actor = 'ui' WHERE seq = 7`,
+      7,
+      'payload-changed',
+    ],
+    [
+      'an edit in the second half',
+      `UPDATE audit SET actor = 'ui' WHERE seq = 20`,
+      20,
+      'payload-changed',
+    ],
+    ['an edit at the split', `UPDATE audit SET actor = 'ui' WHERE seq = 12`, 12, 'payload-changed'],
+    [
+      'an edit just after the split',
+      `UPDATE audit SET actor = 'ui' WHERE seq = 13`,
+      13,
+      'payload-changed',
+    ],
+    ['a deletion in the second half', 'DELETE FROM audit WHERE seq = 18', 18, 'removed'],
+    ['a deletion at the split', 'DELETE FROM audit WHERE seq = 12', 12, 'removed'],
+    [
+      'a deleted tail end of the first half',
+      'DELETE FROM audit WHERE seq BETWEEN 10 AND 12',
+      10,
+      'removed',
+    ],
+  ])('agrees with one pass on %s', async (_name, sql, seq, reason) => {
+    tamper(store.db, sql);
+    expect((await both()).first_broken).toMatchObject({ seq, reason });
+  });
+
+  it('agrees with one pass on reordering and re-hashing in the second half', async () => {
+    tamper(store.db, 'UPDATE audit SET seq = -15 WHERE seq = 15');
+    tamper(store.db, 'UPDATE audit SET seq = 15 WHERE seq = 16');
+    tamper(store.db, 'UPDATE audit SET seq = 16 WHERE seq = -15');
+    expect((await both()).first_broken).toMatchObject({ seq: 15, reason: 'reordered' });
+  });
+
+  it('agrees with one pass against an anchor after a cut tail', async () => {
+    const { anchor } = await t.cli.call('audit.verify', {});
+    tamper(store.db, 'DELETE FROM audit WHERE seq > 20');
+    expect((await both(anchor!)).first_broken).toMatchObject({ seq: 21, reason: 'truncated' });
   });
 });
 

@@ -1,13 +1,18 @@
 // Verifies a store's audit chain end to end: every entry's HMAC under its own key, every
 // link to the entry before, no gap in the sequence, and (given an anchor) no lost tail.
-// It reads in pages and yields between them, so other calls wait at most one page (about
-// 30 ms) while a long chain is checked; it never writes to the database.
+// A fast pass finds the first position where anything is off (long chains: half of it in
+// a worker thread), then that one position is diagnosed. This thread reads in pages and
+// yields between them, so other calls wait at most about 30 ms; nothing is written.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { AuditAnchor, AuditBreakReason } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
 import type { Db } from '../store/database';
-import { entryPayloadWithData, GENESIS_HASH } from './chain';
+import { GENESIS_HASH } from './chain';
 import type { AuditKeyring } from './keyring';
+import { startRangeWorker } from './verifyHost';
+import { checkRange, COLUMNS, KeyedMac, payloadOf, type RawRow } from './verifyRange';
+
+export { KeyedMac } from './verifyRange';
 
 /**
  * payload-changed: the content no longer matches its HMAC (the hash was left as it was);
@@ -42,41 +47,11 @@ export interface VerifyOptions {
   /** Rows read per page (and between progress reports). */
   pageSize?: number;
   onProgress?: (checked: number, total: number) => void;
-}
-
-/**
- * HMAC-SHA256 under one key. Measured on Node 20 (scripts/bench/audit.ts and a micro
- * benchmark): a fresh `createHmac` per entry (~2.5 µs) is about twice as fast as
- * hashing the key's pads once and `Hash.copy()`-ing them per entry (~5 µs), so the
- * plain form is used.
- */
-export class KeyedMac {
-  constructor(private readonly key: Buffer) {}
-
-  hex(text: string): string {
-    return createHmac('sha256', this.key).update(text, 'utf8').digest('hex');
-  }
-}
-
-type RawRow = [
-  seq: number,
-  at: number,
-  actor: string,
-  action: string,
-  target: string | null,
-  data: string,
-  prev_hash: string,
-  hash: string,
-  key_id: string,
-];
-
-const COLUMNS = 'seq, at, actor, action, target, data, prev_hash, hash, key_id';
-
-function payloadOf(r: RawRow, seq = r[0]): string {
-  return entryPayloadWithData(
-    { seq, at: r[1], actor: r[2], action: r[3], target: r[4], prev_hash: r[6] },
-    r[5],
-  );
+  /**
+   * Chains of at least this many entries are split in two: the second half is checked
+   * by a worker thread while this thread checks the first (default 200,000).
+   */
+  parallelMin?: number;
 }
 
 export function chainHead(db: Db): { seq: number; hash: string; total: number } {
@@ -195,143 +170,103 @@ export async function verifyChain(
   const { seq: headSeq, hash: headHash, total } = chainHead(db);
   const anchor = options.anchor ?? null;
   if (anchor) checkAnchorSignature(keyring, anchor);
+  const keys = new Map(keyring.ids().map((id) => [id, keyring.key(id)] as const));
 
-  const macs = new Map<string, KeyedMac>();
-  const macFor = (keyId: string): KeyedMac | null => {
-    let m = macs.get(keyId);
-    if (!m) {
-      if (!keyring.has(keyId)) return null;
-      m = new KeyedMac(keyring.key(keyId));
-      macs.set(keyId, m);
+  // Long chains: a worker checks the entries after the split while this thread checks
+  // those up to it; the worker starts from the split entry's stored hash, which this
+  // thread verifies, so together they check every link exactly as one pass would.
+  let split: { seq: number; hash: string } | null = null;
+  if (total >= (options.parallelMin ?? 200_000) && !db.memory && headSeq > 1) {
+    split =
+      (db
+        .prepare('SELECT seq, hash FROM audit WHERE seq <= ? ORDER BY seq DESC LIMIT 1')
+        .get(Math.floor(headSeq / 2)) as { seq: number; hash: string } | undefined) ?? null;
+  }
+  let mainChecked = 0;
+  let workerChecked = 0;
+  const report = () => options.onProgress?.(mainChecked + workerChecked, total);
+  const worker = split
+    ? startRangeWorker(
+        db.name,
+        keys,
+        { from: split.seq, to: headSeq, prevHash: split.hash, pageSize },
+        (checked) => {
+          workerChecked = checked;
+          report();
+        },
+      )
+    : null;
+
+  /** Checks (from, to] in pages on this thread, yielding between them. */
+  const runHere = async (
+    from: number,
+    to: number,
+    prevHash: string,
+    count: (n: number) => void,
+  ) => {
+    let done = 0;
+    for (;;) {
+      const r = checkRange(db, keys, { from, to, prevHash, pageSize }, { maxRows: pageSize });
+      done += r.checked;
+      if (r.checked > 0) {
+        count(done);
+        report();
+      }
+      if (r.problemAt !== null || r.done) return r.problemAt;
+      from = r.lastSeq;
+      prevHash = r.lastHash;
+      // Let other calls run between pages.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    return m;
   };
-  const page = db
-    .prepare(`SELECT ${COLUMNS} FROM audit WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?`)
-    .raw();
-  const one = db.prepare(`SELECT ${COLUMNS} FROM audit WHERE seq = ?`).raw();
 
-  let prevHash = GENESIS_HASH;
-  let expected = 1;
-  let checked = 0;
-  let broken: BrokenEntry | null = null;
+  let problemAt: number | null;
+  try {
+    problemAt = await runHere(0, split ? split.seq : headSeq, GENESIS_HASH, (n) => {
+      mainChecked = n;
+    });
+    if (problemAt === null && split) {
+      const fromWorker = worker ? await worker.result : null;
+      problemAt =
+        fromWorker !== null
+          ? fromWorker.problemAt
+          : // The worker could not run (or failed): the second half is checked here.
+            await runHere(split.seq, headSeq, split.hash, (n) => {
+              workerChecked = n;
+            });
+    }
+  } finally {
+    worker?.stop();
+  }
 
-  const classify = (r: RawRow, position: number): BrokenEntry => {
-    const mac = macFor(r[8]);
-    if (!mac) {
-      return {
-        seq: position,
-        reason: 'key-missing',
-        detail: `Entry ${position} was signed with key ${r[8]}, which the key file no longer holds; it and the entries before the key was lost cannot be checked.`,
-      };
-    }
-    // Authentic at another position? Then it was moved (or the entries before it removed
-    // and the rest renumbered).
-    const candidates = new Set<number>();
-    for (let d = 1; d <= 64; d++) {
-      candidates.add(position + d);
-      if (position - d >= 1) candidates.add(position - d);
-    }
-    const pred = db.prepare('SELECT seq FROM audit WHERE hash = ?').get(r[6]) as
-      { seq: number } | undefined;
-    if (pred) candidates.add(pred.seq + 1);
-    if (r[6] === GENESIS_HASH) candidates.add(1);
-    for (const s of candidates) {
-      if (s !== position && mac.hex(payloadOf(r, s)) === r[7]) {
-        if (pred || r[6] === GENESIS_HASH) {
-          return {
-            seq: position,
-            reason: 'reordered',
-            detail: `Entry ${position} holds the entry written as number ${s}: entries were moved.`,
-          };
-        }
+  let broken = problemAt === null ? null : diagnose(db, keyring, keys, problemAt);
+  if (anchor) {
+    // The anchored entry must still be there, unchanged (checked in seq order: a break
+    // before it is reported first).
+    const mismatch = (): BrokenEntry | null => {
+      if (anchor.seq > headSeq) {
         return {
-          seq: position,
-          reason: 'removed',
-          detail: `Entry ${position} holds the entry written as number ${s}, and the entry it followed is gone: entries were removed and the rest renumbered.`,
+          seq: headSeq + 1,
+          reason: 'truncated',
+          detail: `The chain ends at entry ${headSeq}, but the anchor of ${anchor.at} saw entry ${anchor.seq}: ${anchor.seq - headSeq} entries at the end were cut off.`,
         };
       }
-    }
-    const payload = payloadOf(r);
-    const otherKey = keyring
-      .ids()
-      .some((id) => id !== r[8] && new KeyedMac(keyring.key(id)).hex(payload) === r[7]);
-    const next = one.get(position + 1) as RawRow | undefined;
-    const nextMac = next ? macFor(next[8]) : null;
-    const hashRewritten =
-      sha256Hex(payload) === r[7] ||
-      otherKey ||
-      (next !== undefined &&
-        (next[6] !== r[7] || (nextMac !== null && nextMac.hex(payloadOf(next)) !== next[7])));
-    if (hashRewritten) {
+      if (anchor.seq === 0) return null;
+      const row = db.prepare('SELECT hash FROM audit WHERE seq = ?').get(anchor.seq) as
+        { hash: string } | undefined;
+      if (row && row.hash === anchor.hash) return null;
       return {
-        seq: position,
-        reason: 'wrong-key',
-        detail: `Entry ${position}'s hash was recomputed without this store's key: its content was changed and the chain re-hashed to hide it.`,
+        seq: anchor.seq,
+        reason: 'anchor-mismatch',
+        detail: `Entry ${anchor.seq} is not the entry the anchor of ${anchor.at} recorded: the chain was rebuilt since (by someone holding the key).`,
       };
-    }
-    return {
-      seq: position,
-      reason: 'payload-changed',
-      detail: `Entry ${position} was changed after it was written (its content no longer matches its signature).`,
     };
-  };
-
-  let after = 0;
-  outer: for (;;) {
-    const rows = page.all(after, headSeq, pageSize) as RawRow[];
-    if (rows.length === 0) break;
-    for (const r of rows) {
-      const seq = r[0];
-      after = seq;
-      if (seq !== expected) {
-        broken = {
-          seq: expected,
-          reason: 'removed',
-          detail:
-            seq - expected === 1
-              ? `Entry ${expected} is missing.`
-              : `Entries ${expected}–${seq - 1} are missing.`,
-        };
-        break outer;
-      }
-      const mac = macFor(r[8]);
-      if (!mac || r[6] !== prevHash || mac.hex(payloadOf(r)) !== r[7]) {
-        if (mac && r[6] !== prevHash && mac.hex(payloadOf(r)) === r[7]) {
-          // Authentic, but the entry before it is not the one it was written after.
-          broken = {
-            seq: seq - 1,
-            reason: 'removed',
-            detail: `The entry before ${seq} is not the one ${seq} was written after: an entry was replaced or removed.`,
-          };
-        } else {
-          broken = classify(r, seq);
-        }
-        break outer;
-      }
-      if (anchor && seq === anchor.seq && r[7] !== anchor.hash) {
-        broken = {
-          seq,
-          reason: 'anchor-mismatch',
-          detail: `Entry ${seq} is not the entry the anchor of ${anchor.at} recorded: the chain was rebuilt since (by someone holding the key).`,
-        };
-        break outer;
-      }
-      prevHash = r[7];
-      expected = seq + 1;
-      checked++;
-    }
-    options.onProgress?.(checked, total);
-    // Let other calls run between pages.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!broken || anchor.seq < broken.seq) broken = mismatch() ?? broken;
   }
-  if (!broken && anchor && anchor.seq > headSeq) {
-    broken = {
-      seq: headSeq + 1,
-      reason: 'truncated',
-      detail: `The chain ends at entry ${headSeq}, but the anchor of ${anchor.at} saw entry ${anchor.seq}: ${anchor.seq - headSeq} entries at the end were cut off.`,
-    };
-  }
+  const checked = broken
+    ? (db.prepare('SELECT COUNT(*) AS n FROM audit WHERE seq < ?').get(broken.seq) as { n: number })
+        .n
+    : total;
   options.onProgress?.(checked, total);
   return {
     ok: broken === null,
@@ -340,5 +275,120 @@ export async function verifyChain(
     head: { seq: headSeq, hash: headHash },
     first_broken: broken,
     duration_ms: Math.round(performance.now() - started),
+  };
+}
+
+/** Why the chain breaks at `position` (the first place the fast pass found wrong). */
+function diagnose(
+  db: Db,
+  keyring: AuditKeyring,
+  keys: ReadonlyMap<string, Buffer>,
+  position: number,
+): BrokenEntry {
+  const prevHash =
+    position === 1
+      ? GENESIS_HASH
+      : ((
+          db.prepare('SELECT hash FROM audit WHERE seq = ?').get(position - 1) as
+            { hash: string } | undefined
+        )?.hash ?? GENESIS_HASH);
+  const r = db
+    .prepare(`SELECT ${COLUMNS} FROM audit WHERE seq >= ? ORDER BY seq LIMIT 1`)
+    .raw()
+    .get(position) as RawRow | undefined;
+  if (!r || r[0] !== position) {
+    const next = r?.[0];
+    return {
+      seq: position,
+      reason: 'removed',
+      detail:
+        next === undefined || next - position === 1
+          ? `Entry ${position} is missing.`
+          : `Entries ${position}–${next - 1} are missing.`,
+    };
+  }
+  const key = keys.get(r[8]);
+  if (key && r[6] !== prevHash && new KeyedMac(key).hex(payloadOf(r)) === r[7]) {
+    // Authentic, but the entry before it is not the one it was written after.
+    return {
+      seq: position - 1,
+      reason: 'removed',
+      detail: `The entry before ${position} is not the one ${position} was written after: an entry was replaced or removed.`,
+    };
+  }
+  return classify(db, keyring, keys, r, position);
+}
+
+function classify(
+  db: Db,
+  keyring: AuditKeyring,
+  keys: ReadonlyMap<string, Buffer>,
+  r: RawRow,
+  position: number,
+): BrokenEntry {
+  const macFor = (id: string) => {
+    const key = keys.get(id);
+    return key ? new KeyedMac(key) : null;
+  };
+  const mac = macFor(r[8]);
+  if (!mac) {
+    return {
+      seq: position,
+      reason: 'key-missing',
+      detail: `Entry ${position} was signed with key ${r[8]}, which the key file no longer holds; it and the entries before the key was lost cannot be checked.`,
+    };
+  }
+  // Authentic at another position? Then it was moved (or the entries before it removed
+  // and the rest renumbered).
+  const candidates = new Set<number>();
+  for (let d = 1; d <= 64; d++) {
+    candidates.add(position + d);
+    if (position - d >= 1) candidates.add(position - d);
+  }
+  const pred = db.prepare('SELECT seq FROM audit WHERE hash = ?').get(r[6]) as
+    { seq: number } | undefined;
+  if (pred) candidates.add(pred.seq + 1);
+  if (r[6] === GENESIS_HASH) candidates.add(1);
+  for (const s of candidates) {
+    if (s !== position && mac.hex(payloadOf(r, s)) === r[7]) {
+      if (pred || r[6] === GENESIS_HASH) {
+        return {
+          seq: position,
+          reason: 'reordered',
+          detail: `Entry ${position} holds the entry written as number ${s}: entries were moved.`,
+        };
+      }
+      return {
+        seq: position,
+        reason: 'removed',
+        detail: `Entry ${position} holds the entry written as number ${s}, and the entry it followed is gone: entries were removed and the rest renumbered.`,
+      };
+    }
+  }
+  const payload = payloadOf(r);
+  const otherKey = keyring
+    .ids()
+    .some((id) => id !== r[8] && new KeyedMac(keyring.key(id)).hex(payload) === r[7]);
+  const next = db
+    .prepare(`SELECT ${COLUMNS} FROM audit WHERE seq = ?`)
+    .raw()
+    .get(position + 1) as RawRow | undefined;
+  const nextMac = next ? macFor(next[8]) : null;
+  const hashRewritten =
+    sha256Hex(payload) === r[7] ||
+    otherKey ||
+    (next !== undefined &&
+      (next[6] !== r[7] || (nextMac !== null && nextMac.hex(payloadOf(next)) !== next[7])));
+  if (hashRewritten) {
+    return {
+      seq: position,
+      reason: 'wrong-key',
+      detail: `Entry ${position}'s hash was recomputed without this store's key: its content was changed and the chain re-hashed to hide it.`,
+    };
+  }
+  return {
+    seq: position,
+    reason: 'payload-changed',
+    detail: `Entry ${position} was changed after it was written (its content no longer matches its signature).`,
   };
 }
