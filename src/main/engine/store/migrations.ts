@@ -268,6 +268,41 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 7,
+    name: 'quality lab: recalls marked by a person, and eval runs over them',
+    up(db) {
+      // A case is a query with the memories that should (`expected`) or should not
+      // (`wrong`) come back; ids are memory ids, kept even when the memory is later
+      // erased (the run then reports the case as unanswerable). A run keeps its
+      // summary and per-case outcomes, so the trend and paired comparisons survive.
+      db.exec(`
+        CREATE TABLE eval_case (
+          id TEXT PRIMARY KEY,
+          query TEXT NOT NULL,
+          expected TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(expected)),
+          wrong TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(wrong)),
+          note TEXT,
+          source_call INTEGER,
+          actor TEXT NOT NULL,
+          created_at INTEGER NOT NULL,
+          updated_at INTEGER NOT NULL
+        ) STRICT;
+        CREATE UNIQUE INDEX eval_case_query ON eval_case(query);
+        CREATE TABLE eval_run (
+          id TEXT PRIMARY KEY,
+          at INTEGER NOT NULL,
+          actor TEXT NOT NULL,
+          label TEXT NOT NULL,
+          config TEXT NOT NULL CHECK (json_valid(config)),
+          cases INTEGER NOT NULL,
+          summary TEXT NOT NULL CHECK (json_valid(summary)),
+          outcomes TEXT NOT NULL CHECK (json_valid(outcomes))
+        ) STRICT;
+        CREATE INDEX eval_run_at ON eval_run(at);
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
