@@ -43,6 +43,9 @@ const READS: MethodName[] = [
   'audit.export',
   'audit.access',
   'doctor.run',
+  'dream.list',
+  'dream.get',
+  'review.list',
 ];
 
 /**
@@ -62,6 +65,9 @@ const OUTSIDE_THE_CHAIN: Partial<Record<MethodName, string>> = {
   'ingest.cancel': 'stops a running batch; what it wrote is audited by ingest.files',
   'ingest.setFolders': 'configuration',
   'doctor.fix': 'repairs derived data (indexes, vectors), lock and config files',
+  'dream.run':
+    'a cycle writes as actor `dream`, whoever started it (engine/dream/dream.test.ts checks its entries)',
+  'dream.cancel': 'stops a running cycle; what it committed is audited by dream.run',
 };
 
 let t: TestEngine;
@@ -158,6 +164,12 @@ interface Scenario {
 }
 
 let n = 0;
+/** Two near-duplicates and a dream that proposes to merge them (one pending review item). */
+async function proposeMerge(): Promise<void> {
+  const text = `The staging database ${++n} restarts every Sunday at 02:00 UTC for patches`;
+  await t.cli.call('memory.rememberMany', { items: [{ content: text }, { content: `${text}.` }] });
+  await t.cli.call('dream.run', { phases: ['merge'] });
+}
 const fresh = async () =>
   (await t.cli.call('memory.remember', { content: `Coverage memory ${++n} ${Math.random()}` })).id;
 
@@ -319,6 +331,24 @@ const WRITES: Partial<Record<MethodName, Scenario>> = {
       const r = await t.cli.call('ingest.files', { paths: [file] });
       await newEntries();
       return c.call('ingest.undo', { batch: r.batch });
+    },
+  },
+  'review.accept': {
+    actions: ['review.accept', 'memory.update', 'memory.forget'],
+    actors: [ui, cli],
+    prepare: proposeMerge,
+    run: async (c) => {
+      const { items } = await t.cli.call('review.list', {});
+      return c.call('review.accept', { ids: [items[0]!.id] });
+    },
+  },
+  'review.reject': {
+    actions: ['review.reject'],
+    actors: [ui, cli],
+    prepare: proposeMerge,
+    run: async (c) => {
+      const { items } = await t.cli.call('review.list', {});
+      return c.call('review.reject', { ids: items.map((i) => i.id) });
     },
   },
   'ingest.redo': {

@@ -1,6 +1,13 @@
 // The event map: what the engine announces after a change is committed. The HTTP
 // transport relays these as server-sent events and the Electron shell over IPC.
-import type { ActivitySummary, IngestFileStatus, IngestTotals } from './api';
+import type {
+  ActivitySummary,
+  DreamPhaseName,
+  DreamStatus,
+  IngestFileStatus,
+  IngestTotals,
+  ReviewState,
+} from './api';
 
 export type MemoryChange = 'created' | 'updated' | 'forgotten' | 'restored' | 'erased' | 'promoted';
 
@@ -49,6 +56,33 @@ export interface EventMap {
   'clients.changed': { connected: number };
   /** A call by a client (MCP), for the activity feed. */
   'activity.recorded': ActivitySummary;
+  /**
+   * A dream cycle moving along: `started`, then per phase `phase` (started) and
+   * `phase-done` (with its counts), and `progress` within a long phase.
+   */
+  'dream.progressed': {
+    store: string;
+    cycle: string;
+    dry_run: boolean;
+    step: 'started' | 'phase' | 'progress' | 'phase-done';
+    phase: DreamPhaseName | null;
+    phase_index: number;
+    phases: number;
+    /** Within a phase: items done of total (null when not known). */
+    done: number | null;
+    total: number | null;
+  };
+  /** A dream cycle ended (done, cancelled, failed). */
+  'dream.finished': {
+    store: string;
+    cycle: string;
+    dry_run: boolean;
+    status: DreamStatus;
+    changes: number;
+    proposals: number;
+  };
+  /** Review items were proposed, accepted or rejected. */
+  'review.changed': { store: string; ids: string[]; state: ReviewState };
   /** A model download. */
   'models.progressed': {
     model: string;
@@ -75,4 +109,7 @@ export const EVENT_NAMES: EventName[] = [
   'doctor.finished',
   'ingest.progressed',
   'ingest.changed',
+  'dream.progressed',
+  'dream.finished',
+  'review.changed',
 ];

@@ -10,6 +10,7 @@ import type {
 import type { Engine } from '../engine/engine';
 import { registerAuditHandlers } from './audit';
 import { registerDoctorHandlers } from './doctor';
+import { registerDreamHandlers } from './dream';
 import { registerGraphHandlers } from './graph';
 import { registerIngestHandlers } from './ingest';
 import { registerMemoryHandlers } from './memory';
@@ -28,6 +29,7 @@ export function createHandlers(engine: Engine): HandlerRegistry {
   registerIngestHandlers(registry, engine);
   registerAuditHandlers(registry, engine);
   registerDoctorHandlers(registry, engine);
+  registerDreamHandlers(registry, engine);
   registry.assertComplete();
   return registry;
 }

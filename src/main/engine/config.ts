@@ -44,6 +44,64 @@ export const ConfigSchema = z.strictObject({
       allowed_folders: z.array(z.string().min(1).max(4096)).max(100).default([]),
     })
     .prefault({}),
+  dream: z
+    .strictObject({
+      /** Dream on its own when the daemon (or the app) has been idle for a while. */
+      schedule: z.boolean().default(true),
+      /** Minutes without a call before a scheduled dream may start. */
+      idle_minutes: z.number().int().min(1).max(1440).default(30),
+      /** At most one scheduled cycle per store per this many hours. */
+      interval_hours: z.number().min(0.25).max(720).default(24),
+      /** Proposals written without a person's review, per kind (off: they wait in the inbox). */
+      auto_accept: z
+        .strictObject({
+          schema: z.boolean().default(false),
+          merge: z.boolean().default(false),
+          link: z.boolean().default(false),
+          refine: z.boolean().default(false),
+        })
+        .prefault({}),
+      /** Links made by recombination per cycle, at most. */
+      max_new_links: z.number().int().min(0).max(1000).default(20),
+      /** Memories compared for near-duplicates and recombination per cycle (the most recent). */
+      max_compared: z.number().int().min(10).max(20_000).default(3000),
+      /** Word-set similarity (Jaccard) at or above which two memories are near-duplicates. */
+      merge_similarity: z.number().min(0.5).max(1).default(0.8),
+      /** Similarity at or above which two distant memories get a proposed link. */
+      recombine_similarity: z.number().min(0.1).max(0.95).default(0.35),
+      /** Smallest cluster a schema summary is proposed for. */
+      schema_min_cluster: z.number().int().min(2).max(100).default(3),
+      /** Days for a memory's arousal to halve. */
+      arousal_half_life_days: z.number().min(1).max(3650).default(30),
+      /** Days for an unused link's weight (and an unused memory's salience) to halve. */
+      fade_half_life_days: z.number().min(1).max(3650).default(90),
+      /** A memory unused this many days, with nearly no chance of recall, is forgotten (soft). */
+      prune_after_days: z.number().int().min(30).max(36500).default(365),
+      /** Earlier versions kept per memory (the oldest go first). */
+      keep_versions: z.number().int().min(1).max(1000).default(50),
+      /** Dream reports kept per store. */
+      keep_reports: z.number().int().min(5).max(10_000).default(200),
+      /**
+       * An OpenAI-compatible endpoint for the steps that want a language model (schema
+       * summaries, refining procedures). Without one they are skipped, and the report says so.
+       * Its output only ever reaches the review inbox.
+       */
+      llm: z
+        .strictObject({
+          /** Base URL, e.g. http://127.0.0.1:11434/v1 (…/chat/completions is appended). */
+          url: z.url({ protocol: /^https?$/ }).optional(),
+          model: z.string().min(1).max(200).default('gpt-4o-mini'),
+          /** The name of an environment variable holding the API key (never the key itself). */
+          api_key_env: z
+            .string()
+            .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
+            .optional(),
+          timeout_ms: z.number().int().min(500).max(300_000).default(30_000),
+          max_tokens: z.number().int().min(16).max(8000).default(400),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
 });
 
 export type Config = z.output<typeof ConfigSchema>;

@@ -46,6 +46,11 @@ import type {
   IngestReport,
   IngestUndoResult,
   IngestUploadResult,
+  DreamCancelResult,
+  DreamListResult,
+  DreamReport,
+  ReviewDecideResult,
+  ReviewListResult,
 } from '../../shared/api';
 import { methods } from '../../shared/api';
 import { LociError } from '../../shared/errors';
@@ -57,7 +62,7 @@ import { ClientRegistry } from './clients';
 import { setupEnvironment } from './setup/environment';
 import { check as setupCheck, plan as setupPlan, write as setupWrite } from './setup/setup';
 import { EngineEvents } from './events';
-import { outcomes, recordOutcome, wilsonLower } from './memory/procedures';
+import { isChampion, outcomes, recordOutcome, wilsonLower } from './memory/procedures';
 import { memoryMap, timeline } from './memory/views';
 import { atlas } from './memory/atlas';
 import { overview, RecallLatencies } from './memory/overview';
@@ -82,6 +87,7 @@ import {
   type RememberItem,
 } from './memory/remember';
 import { IngestService, type IngestHooks } from './ingest/service';
+import { DreamService, type DreamHooks } from './dream/service';
 import type { IngestLimits } from './ingest/limits';
 import { rehearseMemories, strengthenCoRecalled } from './memory/state';
 import { recall } from './recall/recall';
@@ -129,6 +135,8 @@ export interface EngineOptions {
   setupHome?: string;
   /** File ingestion: lower limits (tests) and test seams. */
   ingest?: { limits?: Partial<IngestLimits>; hooks?: IngestHooks };
+  /** Dreams: test seams (a throw inside a phase's transaction, the model's fetch). */
+  dream?: DreamHooks;
 }
 
 export class Engine {
@@ -162,6 +170,8 @@ export class Engine {
   /** Audit chain queries and verification, and the MCP clients' read log. */
   readonly audit: AuditService;
   readonly doctor: Doctor;
+  /** Dream cycles, the review inbox and the idle-time scheduler. */
+  readonly dreams: DreamService;
 
   private constructor(
     readonly dataDir: string,
@@ -181,6 +191,20 @@ export class Engine {
       embedWrites: options.embedWrites ?? 'background',
       ...(options.env ? { env: options.env } : {}),
     });
+    this.dreams = new DreamService(
+      {
+        config,
+        events: this.events,
+        now: this.now,
+        newId: () => this.newId(),
+        env: options.env ?? process.env,
+        store: (name) => this.store(name),
+        flush: () => this.flushRehearsals(),
+        created: (store, created, actor) => this.afterCreate(store, created, actor),
+        changed: (store, ids, change, actor) => this.changed(store, ids, change, actor),
+      },
+      options.dream,
+    );
     this.ingest = new IngestService({
       dataDir,
       config,
@@ -286,6 +310,7 @@ export class Engine {
       args = { ...args, rehearse: false, include_quarantined: false };
     }
     const store = await this.store(args.store);
+    this.dreams.noteActivity();
     const ctx = await this.semantic.recallContext(store, actor, this.now(), (rids, pairs) =>
       this.queueRehearsal(store.name, rids, pairs),
     );
@@ -365,6 +390,7 @@ export class Engine {
   }
 
   private changed(store: OpenStore, ids: string[], change: MemoryChange, actor: Actor) {
+    if (actor.kind !== 'dream') this.dreams.noteActivity();
     if (change !== 'erased') this.semantic.memoriesChanged(store, ids);
     this.events.emit('memory.changed', { store: store.name, ids, change, actor: actorName(actor) });
   }
@@ -471,8 +497,9 @@ export class Engine {
   }
 
   /**
-   * Procedures relevant to a task, the proven ones first: 0.7 × relevance + 0.3 × the
-   * lower bound of the Wilson interval of their success rate (in the niche, when given).
+   * Procedures relevant to a task, the proven ones first: the champions of the last
+   * dream's skill competition (in the niche; without one, in any), then 0.7 × relevance
+   * + 0.3 × the lower bound of the Wilson interval of their success rate (in the niche).
    */
   async findProcedures(
     args: ParsedArgs<'procedure.find'>,
@@ -496,16 +523,19 @@ export class Engine {
     const getRid = (id: string) => loadRow(store, id)?.rid ?? 0;
     const ranked = found.results
       .map((hit) => {
-        const o = outcomes(store, getRid(hit.id), args.niche ?? null);
+        const rid = getRid(hit.id);
+        const o = outcomes(store, rid, args.niche ?? null);
         const wilson = wilsonLower(o.successes, o.successes + o.failures);
         return {
           ...hit,
           ...o,
           wilson_lower: Math.round(wilson * 1e4) / 1e4,
+          champion: isChampion(store, rid, args.niche ?? null),
           rank: 0.7 * hit.score + 0.3 * wilson,
         };
       })
-      .sort((a, b) => b.rank - a.rank)
+      // Champions of the last skill competition first, then by the blend.
+      .sort((a, b) => Number(b.champion) - Number(a.champion) || b.rank - a.rank)
       .slice(0, args.limit)
       .map(({ rank: _rank, ...hit }) => hit);
     return {
@@ -765,6 +795,36 @@ export class Engine {
     return this.ingest.setFolders(args, actor);
   }
 
+  // ------------------------------------------------------------------ dreams and the review inbox
+
+  dreamRun(args: ParsedArgs<'dream.run'>, actor: Actor): Promise<DreamReport> {
+    return this.dreams.run(args, actor);
+  }
+
+  dreamCancel(args: ParsedArgs<'dream.cancel'>): DreamCancelResult {
+    return this.dreams.cancel(args);
+  }
+
+  dreamList(args: ParsedArgs<'dream.list'>): Promise<DreamListResult> {
+    return this.dreams.list(args);
+  }
+
+  dreamGet(args: ParsedArgs<'dream.get'>): Promise<DreamReport> {
+    return this.dreams.get(args);
+  }
+
+  reviewList(args: ParsedArgs<'review.list'>): Promise<ReviewListResult> {
+    return this.dreams.reviewList(args);
+  }
+
+  reviewAccept(args: ParsedArgs<'review.accept'>, actor: Actor): Promise<ReviewDecideResult> {
+    return this.dreams.reviewAccept(args, actor);
+  }
+
+  reviewReject(args: ParsedArgs<'review.reject'>, actor: Actor): Promise<ReviewDecideResult> {
+    return this.dreams.reviewReject(args, actor);
+  }
+
   // ------------------------------------------------------------------ rehearsal
 
   private queueRehearsal(store: string, rids: number[], pairs: [number, number][]): void {
@@ -811,6 +871,7 @@ export class Engine {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    await this.dreams.close();
     await this.flushRehearsals();
     this.audit.reads.flush();
     this.closed = true;

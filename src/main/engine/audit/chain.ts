@@ -4,6 +4,7 @@
 // memory leaves a tombstone that cannot be used to confirm a guess of its content.
 import { createHmac } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import type { DreamPhaseName } from '../../../shared/api';
 import type { Db } from '../store/database';
 import type { AuditKeyring } from './keyring';
 
@@ -26,7 +27,12 @@ export type AuditAction =
   | 'audit.key_rotated'
   | 'ingest.batch'
   | 'ingest.undo'
-  | 'ingest.redo';
+  | 'ingest.redo'
+  | `dream.${DreamPhaseName}`
+  | 'dream.cycle'
+  | 'review.propose'
+  | 'review.accept'
+  | 'review.reject';
 
 export interface AuditEntryInput {
   actor: string;

@@ -90,6 +90,7 @@ export function actorName(actor: Actor): string {
 export function sourceFor(actor: Actor): string {
   if (actor.kind === 'mcp') return `agent:${actor.client ?? 'unknown'}`;
   if (actor.kind === 'system') return 'system';
+  if (actor.kind === 'dream') return 'dream';
   return 'user';
 }
 

@@ -23,7 +23,7 @@ import {
 import { requireRow } from './read';
 import { checkValidity, fingerprintMemory, type AuditedState } from './remember';
 
-function stateOf(row: MemoryRow): AuditedState {
+export function stateOf(row: MemoryRow): AuditedState {
   return {
     title: row.title,
     content: row.content,
@@ -54,7 +54,7 @@ function setTags(store: OpenStore, rid: number, tags: string[]): void {
 type UpdateInput = Omit<UpdateArgs, 'store'>;
 
 /** Applies a change given as the next full state; versions, re-indexes and audits it. */
-function applyChange(
+export function applyChange(
   store: OpenStore,
   actor: Actor,
   row: MemoryRow,

@@ -69,3 +69,16 @@ export function recordOutcome(
     wilson_lower: Math.round(wilsonLower(o.successes, o.successes + o.failures) * 1e4) / 1e4,
   };
 }
+
+/**
+ * Whether the last dream's skill competition made this procedure the champion of the
+ * niche (outcomes without a niche compete in ''); without a niche, of any niche.
+ */
+export function isChampion(store: OpenStore, rid: number, niche: string | null): boolean {
+  return (
+    stmt(
+      store.db,
+      `SELECT 1 FROM procedure_standing WHERE rid = ? AND champion = 1 AND (? IS NULL OR niche = ?) LIMIT 1`,
+    ).get(rid, niche, niche) !== undefined
+  );
+}

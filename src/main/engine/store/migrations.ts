@@ -303,6 +303,61 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 8,
+    name: 'dreams: cycle reports, the review inbox, aliases, procedure standings, fade marks',
+    up(db) {
+      // dream_report and review_item exist since version 3 (never written before this
+      // version): they gain what the cycles and the inbox need. A cycle left `running`
+      // by a crash is marked `interrupted` when the store is next used for dreams.
+      db.exec(`
+        ALTER TABLE dream_report ADD COLUMN trigger TEXT NOT NULL DEFAULT 'manual';
+        ALTER TABLE dream_report ADD COLUMN actor TEXT NOT NULL DEFAULT 'system';
+        ALTER TABLE dream_report ADD COLUMN error TEXT;
+        CREATE INDEX dream_report_by_start ON dream_report(started_at);
+
+        ALTER TABLE review_item ADD COLUMN cycle TEXT;
+        ALTER TABLE review_item ADD COLUMN title TEXT NOT NULL DEFAULT '';
+        ALTER TABLE review_item ADD COLUMN fingerprint TEXT;
+        ALTER TABLE review_item ADD COLUMN result_ids TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(result_ids));
+        ALTER TABLE review_item ADD COLUMN reason TEXT;
+        CREATE INDEX review_item_fingerprint ON review_item(fingerprint);
+
+        -- A merged memory keeps the title of the one merged into it.
+        CREATE TABLE memory_alias (
+          rid INTEGER NOT NULL REFERENCES memory(rid) ON DELETE CASCADE,
+          alias TEXT NOT NULL,
+          created_at INTEGER NOT NULL,
+          PRIMARY KEY (rid, alias)
+        ) STRICT, WITHOUT ROWID;
+
+        -- Skill competition: the last standing of each procedure in each niche
+        -- ('' for outcomes recorded without one). faded_trials: the trial count at which a
+        -- loser last faded, so a standing that did not change fades it only once.
+        CREATE TABLE procedure_standing (
+          niche TEXT NOT NULL,
+          rid INTEGER NOT NULL REFERENCES memory(rid) ON DELETE CASCADE,
+          successes INTEGER NOT NULL,
+          trials INTEGER NOT NULL,
+          wilson REAL NOT NULL,
+          champion INTEGER NOT NULL CHECK (champion IN (0, 1)),
+          faded_trials INTEGER,
+          updated_at INTEGER NOT NULL,
+          PRIMARY KEY (niche, rid)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX procedure_standing_by_memory ON procedure_standing(rid);
+
+        -- When a dream last cooled a memory's arousal and faded its salience: each cycle
+        -- applies only the time since then, so a second cycle right after changes nothing.
+        CREATE TABLE dream_mark (
+          rid INTEGER PRIMARY KEY REFERENCES memory(rid) ON DELETE CASCADE,
+          cooled_at INTEGER,
+          faded_at INTEGER
+        ) STRICT;
+        ALTER TABLE link ADD COLUMN faded_at INTEGER;
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
