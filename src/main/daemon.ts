@@ -12,6 +12,7 @@ import type { OwnerKind } from './engine/store/lock';
 import { DEFAULT_PORT, startHttpServer, type RunningHttpServer } from './http/server';
 import { isLoopbackHost } from './http/security';
 import { loadOrCreateToken, tokenSource } from './engine/store/token';
+import { Maintenance } from './engine/store/maintenance';
 
 export interface DaemonOptions {
   dataDir?: string;
@@ -38,6 +39,8 @@ export interface Daemon {
   tokenPath: string | null;
   /** The observatory's address with the token (in the fragment, so it never reaches a log). */
   observatoryUrl: string;
+  /** WAL checkpoints and scheduled backups of the open stores. */
+  maintenance: Maintenance;
   close(): Promise<void>;
 }
 
@@ -85,6 +88,16 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       ...(tok ? { token_path: tok.path } : {}),
       kind: options.owner ?? 'serve',
     });
+    // WAL checkpoints when idle and daily backups (config `backup`), for the open stores.
+    const maintenance = new Maintenance({
+      dataDir: engine.dataDir,
+      stores: () => engine.openStores(),
+      now: engine.now,
+      backupEveryHours: engine.config.backup.every_hours,
+      backupKeep: engine.config.backup.keep,
+      onError: (err, store) =>
+        process.stderr.write(`loci: maintenance of store "${store}" failed: ${err.message}\n`),
+    }).start();
     const displayHost = host.includes(':') ? `[${host}]` : host;
     const url = `http://${displayHost === '0.0.0.0' ? '127.0.0.1' : displayHost}:${http.port}`;
     engine.setServing({ url, port: http.port, tokenPath: tok?.path ?? null, host });
@@ -96,8 +109,10 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       token: tok?.token ?? null,
       tokenPath: tok?.path ?? null,
       observatoryUrl: tok ? `${url}/#token=${tok.token}` : `${url}/`,
+      maintenance,
       async close() {
         engine.setServing(null);
+        await maintenance.stop();
         await http.close();
         await engine.close();
       },

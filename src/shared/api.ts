@@ -16,6 +16,7 @@ import {
   RememberManyArgsSchema,
   StatsArgsSchema,
   StoreNameArgsSchema,
+  StoreBackupArgsSchema,
   TagArgsSchema,
   UpdateArgsSchema,
   ActivityArgsSchema,
@@ -561,6 +562,19 @@ export interface StoreListResult {
   data_dir: string;
 }
 
+export interface BackupInfo {
+  path: string;
+  bytes: number;
+  created_at: string;
+  /** `scheduled` backups are pruned to the newest N (config `backup.keep`); others are kept. */
+  kind: 'manual' | 'scheduled' | 'pre-migration';
+}
+
+export interface BackupListResult {
+  store: string;
+  backups: BackupInfo[];
+}
+
 export interface StoreResetResult {
   store: string;
   /** Where the damaged database was moved; null when the store was not marked damaged. */
@@ -1023,6 +1037,8 @@ export const methods = {
   'store.list': method<StoreListResult>()(EmptyArgsSchema),
   'store.create': method<StoreInfo>()(StoreNameArgsSchema),
   'store.reset': method<StoreResetResult>()(StoreNameArgsSchema),
+  'store.backup': method<BackupInfo>()(StoreBackupArgsSchema),
+  'store.backups': method<BackupListResult>()(StatsArgsSchema),
   'stats.get': method<StatsResult>()(StatsArgsSchema),
   'recall.calibrate': method<CalibrationResult>()(CalibrateArgsSchema),
   'embedding.backfill': method<EmbeddingStatusView>()(StatsArgsSchema),

@@ -353,6 +353,11 @@ export const ModelUseArgsSchema = z.strictObject({
 });
 export const StoreNameArgsSchema = z.strictObject({ name: StoreNameSchema });
 export const StatsArgsSchema = z.strictObject({ ...storeField });
+export const StoreBackupArgsSchema = z.strictObject({
+  ...storeField,
+  /** Where to write the copy: a file that does not exist yet (default: the store's backups folder). */
+  to: z.string().min(1).max(4096).optional(),
+});
 
 export type RememberArgs = z.input<typeof RememberArgsSchema>;
 export type RememberManyArgs = z.input<typeof RememberManyArgsSchema>;

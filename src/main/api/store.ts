@@ -6,6 +6,8 @@ export function registerStoreHandlers(registry: HandlerRegistry, engine: Engine)
   registry.register('store.list', () => engine.storeList());
   registry.register('store.create', (args) => engine.storeCreate(args));
   registry.register('store.reset', (args) => engine.storeReset(args.name));
+  registry.register('store.backup', (args) => engine.storeBackup(args));
+  registry.register('store.backups', (args) => engine.storeBackups(args));
   registry.register('store.rename', (args, ctx) => engine.storeRename(args, ctx.actor));
   registry.register('stats.overview', (args, ctx) => engine.overview(args, ctx.actor));
   registry.register('system.info', () => engine.systemInfo());

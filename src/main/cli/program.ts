@@ -18,6 +18,7 @@ import { rotateToken, loadOrCreateToken } from '../engine/store/token';
 import { runStdio } from '../mcp/stdio';
 import type { SynchronousMode } from '../engine/store/database';
 import { registerAuditCommands } from './audit';
+import { registerBackupCommands } from './backup';
 import * as fmt from './format';
 import { registerIngestCommands } from './ingest';
 import { colorsFor, confirm, progressBar, readStdin, type CliIo } from './io';
@@ -865,6 +866,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     });
 
   registerIngestCommands(program, { io, c, connect, call, follow, withStore, print });
+  registerBackupCommands(program, { io, c, connect, call, withStore, print, dataDirOf });
   registerAuditCommands(program, {
     io,
     c,

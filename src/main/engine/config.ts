@@ -38,6 +38,14 @@ export const ConfigSchema = z.strictObject({
       use_recognizer: z.boolean().default(true),
     })
     .prefault({}),
+  backup: z
+    .strictObject({
+      /** The daemon backs up each open store this often (hours; 0: never). */
+      every_hours: z.number().min(0).max(24 * 365).default(24),
+      /** Scheduled backups kept per store (older ones are removed); manual ones are kept. */
+      keep: z.number().int().min(1).max(1000).default(7),
+    })
+    .prefault({}),
   ingest: z
     .strictObject({
       /** Folders the MCP tool ingest_file may read from (absolute; Settings or `loci ingest allow`). */

@@ -21,6 +21,8 @@ import type {
   StoreInfo,
   StoreListResult,
   StoreResetResult,
+  BackupInfo,
+  BackupListResult,
   ActivityItem,
   ActivitySummary,
   AtlasResult,
@@ -97,6 +99,7 @@ import type { SynchronousMode } from './store/database';
 import { DataDirLock, type OwnerKind } from './store/lock';
 import { resolveDataDir } from './store/paths';
 import { StoreRegistry, type OpenStore } from './store/registry';
+import { backupDatabase, listBackups } from './store/backup';
 
 /**
  * Cryptographic randomness for ULIDs, drawn from a pooled buffer: one system call per
@@ -708,6 +711,22 @@ export class Engine {
     return { store: name, ...this.registry.resetCorrupt(name) };
   }
 
+  /** An online backup of a store (consistent while writes go on), checked before it counts. */
+  async storeBackup(args: ParsedArgs<'store.backup'>): Promise<BackupInfo> {
+    const store = await this.store(args.store);
+    return backupDatabase(store.db, {
+      dataDir: this.dataDir,
+      store: store.name,
+      ...(args.to !== undefined ? { to: args.to } : {}),
+      now: this.now(),
+    });
+  }
+
+  storeBackups(args: ParsedArgs<'store.backups'>): BackupListResult {
+    const name = this.registry.resolve(args.store);
+    return { store: name, backups: listBackups(this.dataDir, name) };
+  }
+
   async stats(args: ParsedArgs<'stats.get'>, actor: Actor): Promise<StatsResult> {
     const store = await this.store(args.store);
     return { ...stats(store, actor), vectors: this.semantic.statusFor(store) };
@@ -726,7 +745,8 @@ export class Engine {
     return this.semantic.statusFor(s);
   }
 
-  private async openStores(): Promise<OpenStore[]> {
+  /** The stores open now (also for maintenance: checkpoints and scheduled backups). */
+  async openStores(): Promise<OpenStore[]> {
     const out: OpenStore[] = [];
     for (const opening of this.stores.values()) {
       try {

@@ -114,6 +114,9 @@ function applyPragmas(db: Db, options: OpenOptions): void {
   db.pragma('temp_store = MEMORY');
   // Keeps the WAL file from staying large after a burst of writes.
   db.pragma('journal_size_limit = 67108864');
+  // PASSIVE checkpoints on commit every ~4 MiB of log; the daemon's maintenance
+  // (store/maintenance.ts) truncates the log when idle or past a cap.
+  if (!options.readonly) db.pragma('wal_autocheckpoint = 1000');
 
   const expected: [string, number][] = [
     ['synchronous', synchronous === 'full' ? 2 : 1],

@@ -1,0 +1,103 @@
+// `loci backup [--to <file>]`, `loci backup list` and `loci backup restore <file>`
+// (`loci restore` is taken: it restores a forgotten memory). A backup goes
+// through the running daemon when there is one (online, while writes go on); a restore
+// never does — it refuses while any process owns the data directory, then swaps the
+// file in place itself (engine/store/backup.ts) and proves the store opens.
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import type { LociClient, MethodArgs, MethodName, MethodResult } from '../../shared/api';
+import { LociError } from '../../shared/errors';
+import { Engine } from '../engine/engine';
+import { restoreDatabase } from '../engine/store/backup';
+import { describeOwner, DataDirLock, isProcessAlive, readLock } from '../engine/store/lock';
+import { StoreRegistry } from '../engine/store/registry';
+import type { CliIo, Colors } from './io';
+
+export interface BackupCliContext {
+  io: CliIo;
+  c: Colors;
+  call<M extends MethodName>(
+    cmd: Command,
+    method: M,
+    args: MethodArgs<M>,
+  ): Promise<MethodResult<M>>;
+  connect(cmd: Command): Promise<LociClient>;
+  withStore<T extends object>(cmd: Command, args: T): T & { store?: string };
+  print<T>(cmd: Command, result: T, human: (r: T) => string): void;
+  dataDirOf(cmd: Command): string;
+}
+
+const kib = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
+
+export function registerBackupCommands(program: Command, ctx: BackupCliContext): void {
+  const { c, call, withStore, print, dataDirOf } = ctx;
+
+  const backup = program
+    .command('backup')
+    .description("back up a store's database, list its backups, restore one");
+  backup
+    .command('create', { isDefault: true })
+    .description("copy a store's database (online: consistent while agents keep writing)")
+    .option('--to <file>', "where to write it (default: the store's backups folder)")
+    .action(async (o: { to?: string }, cmd: Command) => {
+      const r = await call(cmd, 'store.backup', withStore(cmd, o.to ? { to: resolve(o.to) } : {}));
+      print(cmd, r, (b) => `${c.green('Backed up')} to ${b.path} (${kib(b.bytes)}).\n`);
+    });
+
+  backup
+    .command('list')
+    .description("list a store's backups (scheduled daily by the daemon, manual, pre-migration)")
+    .action(async (_o, cmd: Command) => {
+      const r = await call(cmd, 'store.backups', withStore(cmd, {}));
+      print(cmd, r, (v) =>
+        v.backups.length === 0
+          ? `No backups of store "${v.store}" yet. Take one with \`loci backup\`.\n`
+          : v.backups
+              .map(
+                (b) =>
+                  `${b.created_at}  ${b.kind.padEnd(13)} ${kib(b.bytes).padStart(9)}  ${b.path}\n`,
+              )
+              .join(''),
+      );
+    });
+
+  backup
+    .command('restore')
+    .description(
+      "replace a store's database with a backup (stop Loci first; the current file is moved aside, not deleted)",
+    )
+    .argument('<file>', 'the backup (see `loci backup list`)')
+    .action(async (file: string, _o, cmd: Command) => {
+      const dataDir = dataDirOf(cmd);
+      const store = cmd.optsWithGlobals<{ store?: string }>().store ?? 'default';
+      const owner = readLock(dataDir);
+      if (owner && isProcessAlive(owner.pid)) {
+        throw new LociError(
+          'store-locked',
+          `Loci is running (${describeOwner(owner)}) and has the store open. Stop it (quit the app or the \`loci serve\` process), then run \`loci backup restore\` again.`,
+          { owner: { pid: owner.pid, kind: owner.kind } },
+        );
+      }
+      const lock = DataDirLock.acquire(dataDir, 'cli');
+      let result;
+      try {
+        new StoreRegistry(dataDir).resolve(store);
+        result = restoreDatabase(dataDir, store, file, Date.now());
+      } finally {
+        lock.release();
+      }
+      // The restored store must open: integrity check and migrations, as on any start.
+      const engine = await Engine.open({ dataDir, owner: 'cli', env: {} });
+      try {
+        await engine.store(store);
+      } finally {
+        await engine.close();
+      }
+      print(
+        cmd,
+        result,
+        (r) =>
+          `${c.green('Restored')} store "${r.store}" from ${r.restored_from}.${r.previous_moved_to ? ` The database it replaced is at ${r.previous_moved_to}.` : ''}\n`,
+      );
+    });
+}

@@ -1,0 +1,196 @@
+// Backups of one store's database: taken with SQLite's online backup API (consistent
+// while writes go on), checked with quick_check before they count, listed, pruned (only
+// the scheduled ones, keeping the newest N), and restored by an atomic swap while no
+// process owns the data directory. The file being replaced is moved aside, never deleted.
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { LociError } from '../../../shared/errors';
+import type { Db } from './database';
+import { CORRUPT_MARKER_FILE, STORE_FILE, storeDir } from './paths';
+
+export interface BackupInfo {
+  path: string;
+  bytes: number;
+  created_at: string;
+  /** `scheduled` backups are pruned to the newest N; `manual` and `pre-migration` are kept. */
+  kind: 'manual' | 'scheduled' | 'pre-migration';
+}
+
+export function backupsDir(dataDir: string, store: string): string {
+  return join(storeDir(dataDir, store), 'backups');
+}
+
+const stamp = (at: number) => new Date(at).toISOString().replace(/[:.]/g, '-');
+
+function kindOf(file: string): BackupInfo['kind'] {
+  if (file.startsWith('scheduled-')) return 'scheduled';
+  if (file.startsWith('pre-migration-')) return 'pre-migration';
+  return 'manual';
+}
+
+/** Opens a file read-only and runs quick_check; throws a LociError naming the problem. */
+export function checkBackupFile(file: string): void {
+  if (!existsSync(file)) throw new LociError('not-found', `No backup file at ${file}.`);
+  let db: Db | null = null;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    const rows = db.pragma('quick_check') as { quick_check: string }[];
+    const bad = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
+    if (bad.length > 0) throw new Error(bad.slice(0, 3).join('; '));
+    const tables = db
+      .prepare(`SELECT count(*) AS n FROM sqlite_master WHERE name IN ('memory', 'audit')`)
+      .get() as { n: number };
+    if (tables.n !== 2) throw new Error('it has no memory and audit tables');
+  } catch (err) {
+    throw new LociError(
+      'invalid-args',
+      `${file} is not a sound Loci database: ${(err as Error).message}`,
+      { path: file },
+    );
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * Copies the open database to `to` (default: the store's backups folder) with the online
+ * backup API, through a temporary name so a half-written copy never looks like a backup.
+ */
+export async function backupDatabase(
+  db: Db,
+  options: {
+    dataDir: string;
+    store: string;
+    to?: string;
+    kind?: 'manual' | 'scheduled';
+    now: number;
+  },
+): Promise<BackupInfo> {
+  const kind = options.kind ?? 'manual';
+  const target = options.to
+    ? resolve(options.to)
+    : join(
+        backupsDir(options.dataDir, options.store),
+        `${kind === 'scheduled' ? 'scheduled' : 'backup'}-${stamp(options.now)}.db`,
+      );
+  if (existsSync(target)) {
+    throw new LociError('invalid-args', `${target} already exists; choose another file name.`, {
+      path: target,
+    });
+  }
+  mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+  const partial = `${target}.partial`;
+  rmSync(partial, { force: true });
+  try {
+    await db.backup(partial);
+    const fd = openSync(partial, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    checkBackupFile(partial);
+    renameSync(partial, target);
+  } catch (err) {
+    rmSync(partial, { force: true });
+    if (err instanceof LociError) throw err;
+    throw new LociError('internal', `The backup to ${target} failed: ${(err as Error).message}`, {
+      path: target,
+    });
+  }
+  return {
+    path: target,
+    bytes: statSync(target).size,
+    created_at: new Date(options.now).toISOString(),
+    kind,
+  };
+}
+
+/** Backups in the store's folder, newest first. */
+export function listBackups(dataDir: string, store: string): BackupInfo[] {
+  const dir = backupsDir(dataDir, store);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.db'))
+    .map((f) => {
+      const s = statSync(join(dir, f));
+      // The time in the name (the engine's clock when it was taken), else the file's.
+      const m = /(\d{4}-\d\d-\d\dT\d\d)-(\d\d)-(\d\d)-(\d{3})Z\.db$/.exec(f);
+      return {
+        path: join(dir, f),
+        bytes: s.size,
+        created_at: m ? `${m[1]}:${m[2]}:${m[3]}.${m[4]}Z` : s.mtime.toISOString(),
+        kind: kindOf(f),
+      };
+    })
+    .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.path.localeCompare(a.path));
+}
+
+/** Removes scheduled backups past the newest `keep`; returns the removed paths. */
+export function pruneScheduled(dataDir: string, store: string, keep: number): string[] {
+  const old = listBackups(dataDir, store)
+    .filter((b) => b.kind === 'scheduled')
+    .slice(Math.max(0, keep));
+  for (const b of old) rmSync(b.path, { force: true });
+  return old.map((b) => b.path);
+}
+
+export interface RestoreResult {
+  store: string;
+  restored_from: string;
+  /** Where the database that was replaced now lives (null when there was none). */
+  previous_moved_to: string | null;
+}
+
+/**
+ * Puts a backup in place of the store's database. The caller holds the data directory's
+ * lock (so no process has the store open). The backup is checked, copied next to the
+ * database and renamed over it in one step; the old file (with its -wal and -shm) is
+ * moved aside first, and the store's "damaged" marker is cleared.
+ */
+export function restoreDatabase(
+  dataDir: string,
+  store: string,
+  from: string,
+  now: number,
+): RestoreResult {
+  const source = resolve(from);
+  checkBackupFile(source);
+  const dir = storeDir(dataDir, store);
+  const file = join(dir, STORE_FILE);
+  const incoming = `${file}.restoring`;
+  copyFileSync(source, incoming);
+  const fd = openSync(incoming, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  let movedTo: string | null = null;
+  if (existsSync(file)) {
+    movedTo = `${file}.before-restore-${stamp(now)}`;
+    renameSync(file, movedTo);
+    for (const suffix of ['-wal', '-shm']) {
+      if (existsSync(file + suffix)) renameSync(file + suffix, movedTo + suffix);
+    }
+  }
+  renameSync(incoming, file);
+  const marker = join(dir, CORRUPT_MARKER_FILE);
+  if (existsSync(marker)) renameSync(marker, `${marker}.cleared-${now}`);
+  return { store, restored_from: source, previous_moved_to: movedTo };
+}
+
+export const describeBackup = (b: BackupInfo) =>
+  `${basename(b.path)}  ${(b.bytes / 1024).toFixed(0)} KiB  ${b.created_at}  (${b.kind})`;
