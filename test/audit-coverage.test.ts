@@ -46,6 +46,8 @@ const READS: MethodName[] = [
   'dream.list',
   'dream.get',
   'review.list',
+  'eval.cases',
+  'eval.runs',
 ];
 
 /**
@@ -68,6 +70,9 @@ const OUTSIDE_THE_CHAIN: Partial<Record<MethodName, string>> = {
   'dream.run':
     'a cycle writes as actor `dream`, whoever started it (engine/dream/dream.test.ts checks its entries)',
   'dream.cancel': 'stops a running cycle; what it committed is audited by dream.run',
+  'eval.mark': 'quality-lab bookkeeping (which memories a query should return), not memories',
+  'eval.remove': 'quality-lab bookkeeping, not memories',
+  'eval.run': 'replays marked queries without rehearsal and keeps the scores',
 };
 
 let t: TestEngine;

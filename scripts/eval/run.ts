@@ -24,7 +24,7 @@ import {
   summarize,
   type QuestionOutcome,
   type Summary,
-} from './metrics';
+} from '../../src/main/engine/eval/metrics';
 
 interface MemoryRecord {
   id: string;

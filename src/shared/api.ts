@@ -3,6 +3,18 @@
 // Field names of results are snake_case because they are a public wire format.
 import type { z } from 'zod';
 import {
+  EvalCasesArgsSchema,
+  EvalMarkArgsSchema,
+  EvalRemoveArgsSchema,
+  EvalRunArgsSchema,
+  EvalRunsArgsSchema,
+  type EvalCase,
+  type EvalCasesResult,
+  type EvalRemoveResult,
+  type EvalRunResult,
+  type EvalRunsResult,
+} from './eval';
+import {
   EmptyArgsSchema,
   GetArgsSchema,
   IdArgsSchema,
@@ -1069,6 +1081,11 @@ export const methods = {
   'review.list': method<ReviewListResult>()(ReviewListArgsSchema),
   'review.accept': method<ReviewDecideResult>()(ReviewAcceptArgsSchema),
   'review.reject': method<ReviewDecideResult>()(ReviewRejectArgsSchema),
+  'eval.mark': method<EvalCase>()(EvalMarkArgsSchema),
+  'eval.cases': method<EvalCasesResult>()(EvalCasesArgsSchema),
+  'eval.remove': method<EvalRemoveResult>()(EvalRemoveArgsSchema),
+  'eval.run': method<EvalRunResult>()(EvalRunArgsSchema),
+  'eval.runs': method<EvalRunsResult>()(EvalRunsArgsSchema),
 } as const;
 
 export type MethodMap = typeof methods;

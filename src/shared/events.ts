@@ -56,6 +56,8 @@ export interface EventMap {
   'clients.changed': { connected: number };
   /** A call by a client (MCP), for the activity feed. */
   'activity.recorded': ActivitySummary;
+  /** The quality lab: a case marked or removed, or an eval run saved. */
+  'eval.changed': { store: string; change: 'marked' | 'removed' | 'ran' };
   /**
    * A dream cycle moving along: `started`, then per phase `phase` (started) and
    * `phase-done` (with its counts), and `progress` within a long phase.
@@ -112,4 +114,5 @@ export const EVENT_NAMES: EventName[] = [
   'dream.progressed',
   'dream.finished',
   'review.changed',
+  'eval.changed',
 ];

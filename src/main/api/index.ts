@@ -11,6 +11,7 @@ import type { Engine } from '../engine/engine';
 import { registerAuditHandlers } from './audit';
 import { registerDoctorHandlers } from './doctor';
 import { registerDreamHandlers } from './dream';
+import { registerEvalHandlers } from './eval';
 import { registerGraphHandlers } from './graph';
 import { registerIngestHandlers } from './ingest';
 import { registerMemoryHandlers } from './memory';
@@ -30,6 +31,7 @@ export function createHandlers(engine: Engine): HandlerRegistry {
   registerAuditHandlers(registry, engine);
   registerDoctorHandlers(registry, engine);
   registerDreamHandlers(registry, engine);
+  registerEvalHandlers(registry, engine);
   registry.assertComplete();
   return registry;
 }

@@ -19,6 +19,7 @@ import { runStdio } from '../mcp/stdio';
 import type { SynchronousMode } from '../engine/store/database';
 import { registerAuditCommands } from './audit';
 import { registerBackupCommands } from './backup';
+import { registerEvalCommands } from './eval';
 import * as fmt from './format';
 import { registerIngestCommands } from './ingest';
 import { colorsFor, confirm, progressBar, readStdin, type CliIo } from './io';
@@ -867,6 +868,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
   registerIngestCommands(program, { io, c, connect, call, follow, withStore, print });
   registerBackupCommands(program, { io, c, connect, call, withStore, print, dataDirOf });
+  registerEvalCommands(program, { io, c, connect, call, follow, withStore, print });
   registerAuditCommands(program, {
     io,
     c,

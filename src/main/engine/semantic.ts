@@ -290,6 +290,8 @@ export class Semantic {
     actor: Actor,
     now: number,
     rehearse: RecallContext['rehearse'],
+    /** Another ranking configuration than the store's (the quality lab compares two). */
+    recallConfig: Config['recall'] = this.options.config.recall,
   ): Promise<RecallContext> {
     const status = this.embedding.status();
     let index = this.index(store);
@@ -308,7 +310,7 @@ export class Semantic {
         `semantic: off — ${status.note ?? 'no embedding model'}; vectors come from the hashing fallback, which matches spelling, not meaning (\`loci models install\`)`,
       );
     }
-    const useVectors = this.options.config.recall.use_vectors;
+    const useVectors = recallConfig.use_vectors;
     const vectors =
       useVectors && index.size > 0
         ? { embedder: await this.embedding.embedder(), index, pending }
@@ -321,7 +323,7 @@ export class Semantic {
       store,
       actor,
       now,
-      config: this.options.config.recall,
+      config: recallConfig,
       vectors,
       semantic: status.semantic,
       recognizer: this.recognizer(store),

@@ -1,6 +1,7 @@
-// Retrieval metrics with bootstrap confidence intervals, shared by `npm run eval`.
+// Retrieval metrics with bootstrap confidence intervals, shared by `npm run eval` and the
+// quality lab (`eval.run`, `loci eval`).
 // Everything is deterministic (seeded resampling) so two runs print the same numbers.
-import { mulberry32 } from '../../src/shared/random';
+import { mulberry32 } from '../../../shared/random';
 
 export { mulberry32 };
 
