@@ -86,6 +86,16 @@ const activity: ViewDefinition = {
   component: lazy(() => import('./ActivityView')),
 };
 
+const quality: ViewDefinition = {
+  id: 'quality',
+  label: 'Quality',
+  icon: 'quality',
+  path: '/quality',
+  description: 'Recall measured on the recalls you marked: trend with intervals, compare configs',
+  keywords: ['eval', 'evaluation', 'ndcg', 'mrr', 'benchmark', 'marked', 'missed', 'wrong'],
+  component: lazy(() => import('./QualityView')),
+};
+
 const connect: ViewDefinition = {
   id: 'connect',
   label: 'Connect',
@@ -133,6 +143,7 @@ export const VIEWS: readonly ViewDefinition[] = [
   atlas,
   ingest,
   activity,
+  quality,
   connect,
   audit,
   doctor,

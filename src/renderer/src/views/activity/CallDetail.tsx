@@ -1,7 +1,9 @@
 // One call of the feed, opened (`activity.get`): who made it, how it ended, the arguments
 // it sent, and exactly what the client received — the text as the agent read it and the
 // structured content. A recall's results are also drawn as cards linking to the memories,
-// with a way to run the same query in the Recall lab as that client.
+// with a way to run the same query in the Recall lab as that client, and to mark it for
+// the quality lab (a result that was wrong, a memory it missed).
+import { useState } from 'react';
 import type { ActivityItem } from '../../../../shared/api';
 import type { MemoryKind } from '../../../../shared/schemas';
 import { Button } from '../../components/Button';
@@ -21,8 +23,63 @@ import {
   type RecallStructured,
 } from './activityModel';
 import { JsonTree } from './JsonTree';
+import { MissedDialog, useRecallMarks, WrongButton, type MarkTarget } from './MarkRecall';
 
-function ReceivedRecall({ recall }: { recall: RecallStructured }) {
+function ReceivedRecall({
+  recall,
+  target,
+}: {
+  recall: RecallStructured;
+  target: MarkTarget | null;
+}) {
+  return target ? (
+    <MarkableRecall recall={recall} target={target} />
+  ) : (
+    <RecallResults recall={recall} />
+  );
+}
+
+function MarkableRecall({ recall, target }: { recall: RecallStructured; target: MarkTarget }) {
+  const marks = useRecallMarks(target);
+  const [missing, setMissing] = useState(false);
+  return (
+    <>
+      <RecallResults recall={recall} marks={marks} />
+      <section className="act-section act-mark" aria-labelledby="act-mark-title">
+        <h3 id="act-mark-title" className="act-section-title">
+          Quality lab
+        </h3>
+        <p className="muted">
+          Was a result wrong, or is a memory missing? Mark it: <code>loci eval</code> and the
+          Quality view then measure every run against what you marked.
+          {marks.expected.size + marks.wrong.size > 0
+            ? ` Marked for this query: ${marks.expected.size} missed, ${marks.wrong.size} wrong.`
+            : ''}
+        </p>
+        <Button size="sm" icon="search" onClick={() => setMissing(true)} data-testid="mark-missed">
+          This recall missed a memory…
+        </Button>
+        {missing ? (
+          <MissedDialog
+            open
+            onClose={() => setMissing(false)}
+            target={target}
+            marks={marks}
+            returned={recall.results.map((r) => r.id)}
+          />
+        ) : null}
+      </section>
+    </>
+  );
+}
+
+function RecallResults({
+  recall,
+  marks,
+}: {
+  recall: RecallStructured;
+  marks?: ReturnType<typeof useRecallMarks>;
+}) {
   return (
     <section className="act-section" aria-labelledby="act-recall-title">
       <h3 id="act-recall-title" className="act-section-title">
@@ -49,6 +106,9 @@ function ReceivedRecall({ recall }: { recall: RecallStructured }) {
               key={hit.id}
               hit={{ ...hit, kind: hit.kind as MemoryKind, tags: hit.tags ?? [] }}
               rank={i + 1}
+              {...(marks
+                ? { actions: <WrongButton marks={marks} id={hit.id} title={hit.title || hit.id} /> }
+                : {})}
             />
           ))}
         </ol>
@@ -57,6 +117,17 @@ function ReceivedRecall({ recall }: { recall: RecallStructured }) {
       )}
     </section>
   );
+}
+
+/** What a recall call can be marked as, for the quality lab (its query and store). */
+function markTarget(item: ActivityItem): MarkTarget | null {
+  const args = (item.args ?? {}) as { query?: unknown; store?: unknown };
+  if (typeof args.query !== 'string' || args.query.trim() === '') return null;
+  return {
+    query: args.query,
+    store: typeof args.store === 'string' ? args.store : undefined,
+    callId: item.id,
+  };
 }
 
 function Payload({ item }: { item: ActivityItem }) {
@@ -115,7 +186,7 @@ function Payload({ item }: { item: ActivityItem }) {
         )}
       </section>
 
-      {recall ? <ReceivedRecall recall={recall} /> : null}
+      {recall ? <ReceivedRecall recall={recall} target={markTarget(item)} /> : null}
 
       {item.ok && received.structured !== undefined ? (
         <section className="act-section" aria-labelledby="act-structured-title">

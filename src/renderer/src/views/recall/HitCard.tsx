@@ -2,7 +2,7 @@
 // shows it: rank, title linking to the memory, kind, score, the engine's `why`, the
 // content, and — for verbose answers — the per-branch breakdown and how the final score
 // is made of its weighted parts.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { RecallHit } from '../../../../shared/api';
 import { KindBadge } from '../../components/KindBadge';
 import { formatScore } from '../../lib/format';
@@ -55,6 +55,7 @@ export function HitCard({
   weights = DEFAULT_WEIGHTS,
   onFocusHit,
   muted = false,
+  actions,
 }: {
   hit: HitLike;
   rank: number;
@@ -62,6 +63,8 @@ export function HitCard({
   onFocusHit?: (id: string | null) => void;
   /** A near miss: shown, but not an answer. */
   muted?: boolean;
+  /** Controls under the head (the Activity view's "this one was wrong"). */
+  actions?: ReactNode;
 }) {
   const [expanded, setExpanded] = useState(false);
   const long = hit.content.length > LONG;
@@ -90,6 +93,7 @@ export function HitCard({
           {formatScore(hit.score)}
         </span>
       </div>
+      {actions ? <div className="rl-hit-actions">{actions}</div> : null}
       <p className="rl-hit-why">{hit.why}</p>
       <p className={long && !expanded ? 'rl-hit-content is-clamped' : 'rl-hit-content'}>
         {hit.content}
