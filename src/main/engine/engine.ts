@@ -100,6 +100,7 @@ import { DataDirLock, type OwnerKind } from './store/lock';
 import { resolveDataDir } from './store/paths';
 import { StoreRegistry, type OpenStore } from './store/registry';
 import { backupDatabase, listBackups } from './store/backup';
+import { assertDependencyVersions } from './dependencies';
 
 /**
  * Cryptographic randomness for ULIDs, drawn from a pooled buffer: one system call per
@@ -227,6 +228,8 @@ export class Engine {
   }
 
   static async open(options: EngineOptions = {}): Promise<Engine> {
+    // pdf.js and the MCP SDK below their safe versions: refuse with the fix.
+    assertDependencyVersions();
     const dataDir = options.dataDir ?? resolveDataDir();
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const lock = DataDirLock.acquire(dataDir, options.owner ?? 'cli');
