@@ -58,6 +58,7 @@ describe('MCP tools', () => {
       'stores',
       'stats',
       'doctor',
+      'dream',
       'ingest_file',
     ]);
     for (const tool of tools) {

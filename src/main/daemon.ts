@@ -101,6 +101,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     const displayHost = host.includes(':') ? `[${host}]` : host;
     const url = `http://${displayHost === '0.0.0.0' ? '127.0.0.1' : displayHost}:${http.port}`;
     engine.setServing({ url, port: http.port, tokenPath: tok?.path ?? null, host });
+    // Dreams run on their own once the daemon has been idle (config `dream.*`).
+    engine.dreams.startSchedule(() => engine.storeList().stores.map((s) => s.name));
     return {
       engine,
       handlers,

@@ -22,6 +22,7 @@ import { registerBackupCommands } from './backup';
 import { registerEvalCommands } from './eval';
 import * as fmt from './format';
 import { registerIngestCommands } from './ingest';
+import { registerDreamCommands } from './dream';
 import { colorsFor, confirm, progressBar, readStdin, type CliIo } from './io';
 
 type ClientId = (typeof SETUP_CLIENTS)[number];
@@ -867,6 +868,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     });
 
   registerIngestCommands(program, { io, c, connect, call, follow, withStore, print });
+  registerDreamCommands(program, { io, c, connect, call, follow, withStore, print });
   registerBackupCommands(program, { io, c, connect, call, withStore, print, dataDirOf });
   registerEvalCommands(program, { io, c, connect, call, follow, withStore, print });
   registerAuditCommands(program, {

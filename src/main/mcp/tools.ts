@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { LociClient, MethodResult } from '../../shared/api';
 import {
+  DREAM_PHASES,
   EvidenceSchema,
   KindSchema,
   LinkTypeSchema,
@@ -417,6 +418,48 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
           ...problems.map((c) => `- [${c.status}] ${c.title}: ${c.finding} Fix: ${c.fix}`),
         ].join('\n');
         return { text, structured: r as unknown as Record<string, unknown> };
+      },
+    },
+    {
+      name: 'dream',
+      title: 'Dream (consolidate)',
+      description:
+        "Run a consolidation cycle over the memory store: strengthen links among memories used together, find clusters, cool arousal, fade unused links and memories (softly; pinned ones are never touched), let procedures compete on their recorded outcomes, and propose summaries, links and merges of near-duplicates. Proposals wait in the user's review inbox; nothing proposed becomes a memory until the user accepts it. Use dry_run to see what would change without changing anything.",
+      schema: z.strictObject({
+        dry_run: z.boolean().optional().describe('Report what would change, and change nothing.'),
+        phases: z
+          .array(z.enum(DREAM_PHASES))
+          .min(1)
+          .optional()
+          .describe(`A subset of the phases (default: all): ${DREAM_PHASES.join(', ')}.`),
+        ...store,
+      }),
+      annotations: write,
+      async run(client, a) {
+        const { store: _s, ...rest } = a;
+        const r = await client.call('dream.run', withStore(a, rest as never, defaultStore));
+        const lines = r.phases.map(
+          (p) =>
+            `- ${p.phase}: ${p.status}, ${p.examined} examined, ${p.changes_total} ${r.dry_run ? 'would change' : 'changed'}${p.proposals ? `, ${p.proposals} proposals` : ''}${p.notes.length ? ` — ${p.notes.join(' ')}` : ''}`,
+        );
+        return {
+          text: `${r.dry_run ? 'Dry run' : 'Dream'} ${r.id} ${r.status}: ${r.totals.changes} changes, ${r.totals.proposals} proposals for the user's review inbox.${r.error ? ` Error: ${r.error}` : ''}\n${lines.join('\n')}`,
+          structured: {
+            id: r.id,
+            store: r.store,
+            dry_run: r.dry_run,
+            status: r.status,
+            totals: r.totals,
+            phases: r.phases.map((p) => ({
+              phase: p.phase,
+              status: p.status,
+              examined: p.examined,
+              changes: p.changes_total,
+              proposals: p.proposals,
+              notes: p.notes,
+            })),
+          },
+        };
       },
     },
     {
