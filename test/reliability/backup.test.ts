@@ -93,6 +93,12 @@ describe('backup and restore', () => {
       expect(mem).toBeGreaterThanOrEqual(200);
       expect(creates).toBe(mem);
       // Restored into its own data directory with the same audit key, the chain verifies.
+      for (const to of ['relative/copy.db', '/tmp/nul\u0000.db'])
+        await expect(t.cli.call('store.backup', { to })).rejects.toMatchObject({
+          code: 'invalid-args',
+          message: expect.stringMatching(/must be an absolute file path/),
+        });
+      expect(existsSync(`${b.path}-wal`) || existsSync(`${b.path}-shm`)).toBe(false);
       await expect(t.cli.call('store.backup', { to: b.path })).rejects.toMatchObject({
         code: 'invalid-args',
         message: expect.stringMatching(/already exists/),

@@ -14,7 +14,7 @@ import {
   rmSync,
   statSync,
 } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { LociError } from '../../../shared/errors';
 import type { Db } from './database';
@@ -79,6 +79,12 @@ export async function backupDatabase(
   },
 ): Promise<BackupInfo> {
   const kind = options.kind ?? 'manual';
+  if (options.to !== undefined && (!isAbsolute(options.to) || options.to.includes('\0'))) {
+    throw new LociError(
+      'invalid-args',
+      `"to" must be an absolute file path (got ${JSON.stringify(options.to.slice(0, 200))}).`,
+    );
+  }
   const target = options.to
     ? resolve(options.to)
     : join(
@@ -95,6 +101,13 @@ export async function backupDatabase(
   rmSync(partial, { force: true });
   try {
     await db.backup(partial);
+    // A self-contained file: no -wal or -shm beside it (the store sets WAL again on open).
+    const copy = new Database(partial);
+    try {
+      copy.pragma('journal_mode = DELETE');
+    } finally {
+      copy.close();
+    }
     const fd = openSync(partial, 'r+');
     try {
       fsyncSync(fd);
