@@ -8,7 +8,7 @@
 // `FUZZ_RUNS=60 npx vitest run test/reliability/fuzz.test.ts`).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { type z } from 'zod';
 import { methods, type MethodName } from '../../src/shared/api';
 import { ERROR_CODES, LociError } from '../../src/shared/errors';
 import { canonicalJson } from '../../src/main/engine/audit/chain';
@@ -28,7 +28,7 @@ const SKIPPED: Partial<Record<MethodName, string>> = {
 };
 
 let t: TestEngine;
-let ids: string[] = [];
+const ids: string[] = [];
 beforeAll(async () => {
   // Anything a method might write relative to the working directory lands here.
   process.chdir(tempDir('loci-fuzz-cwd-'));
