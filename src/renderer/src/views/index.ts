@@ -76,6 +76,17 @@ const ingest: ViewDefinition = {
   component: lazy(() => import('./IngestView')),
 };
 
+const dreams: ViewDefinition = {
+  id: 'dreams',
+  label: 'Dreams',
+  icon: 'dreams',
+  path: '/dreams',
+  description:
+    'Consolidation cycles: run now or dry run, what each phase changed, the review inbox',
+  keywords: ['consolidate', 'dream', 'review', 'inbox', 'merge', 'schema', 'decay', 'proposals'],
+  component: lazy(() => import('./DreamsView')),
+};
+
 const activity: ViewDefinition = {
   id: 'activity',
   label: 'Activity',
@@ -142,6 +153,7 @@ export const VIEWS: readonly ViewDefinition[] = [
   recall,
   atlas,
   ingest,
+  dreams,
   activity,
   quality,
   connect,
