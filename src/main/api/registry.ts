@@ -11,6 +11,7 @@ import {
 } from '../../shared/api';
 import { LociError, toErrorData } from '../../shared/errors';
 import { describeIssues } from '../../shared/validation';
+import { storageError } from '../engine/store/storageErrors';
 
 export type Handler<M extends MethodName> = (
   args: ParsedArgs<M>,
@@ -60,6 +61,9 @@ export class HandlerRegistry {
       return await handler(parsed.data as ParsedArgs<MethodName>, ctx);
     } catch (err) {
       if (err instanceof LociError) throw err;
+      // A full, read-only or failing disk: a clear error, not `internal`.
+      const storage = storageError(err);
+      if (storage) throw storage;
       const data = toErrorData(err);
       // Unexpected failures are reported once to the engine's log, never to the caller.
       process.emitWarning(`${method} failed: ${(err as Error)?.stack ?? String(err)}`);

@@ -101,6 +101,7 @@ import { resolveDataDir } from './store/paths';
 import { StoreRegistry, type OpenStore } from './store/registry';
 import { backupDatabase, listBackups } from './store/backup';
 import { assertDependencyVersions } from './dependencies';
+import { storageError } from './store/storageErrors';
 
 /**
  * Cryptographic randomness for ULIDs, drawn from a pooled buffer: one system call per
@@ -232,7 +233,13 @@ export class Engine {
     assertDependencyVersions();
     const dataDir = options.dataDir ?? resolveDataDir();
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    const lock = DataDirLock.acquire(dataDir, options.owner ?? 'cli');
+    let lock: DataDirLock;
+    try {
+      lock = DataDirLock.acquire(dataDir, options.owner ?? 'cli');
+    } catch (err) {
+      // A read-only or full disk: say so, instead of a bare EROFS.
+      throw storageError(err) ?? err;
+    }
     try {
       const registry = new StoreRegistry(dataDir, { synchronous: options.synchronous ?? 'full' });
       const config = loadConfig(dataDir);
