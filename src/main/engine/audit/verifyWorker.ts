@@ -3,6 +3,7 @@
 // page and one `done` with the first problem position; it never writes.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { sqliteBindingOptions } from '../store/native';
 import { checkRange, type RangeSpec } from './verifyRange';
 
 export interface VerifyWorkerData extends RangeSpec {
@@ -19,7 +20,11 @@ export type VerifyWorkerMessage =
 const data = workerData as VerifyWorkerData;
 const post = (m: VerifyWorkerMessage) => parentPort?.postMessage(m);
 try {
-  const db = new Database(data.file, { readonly: true, fileMustExist: true });
+  const db = new Database(data.file, {
+    readonly: true,
+    fileMustExist: true,
+    ...sqliteBindingOptions(),
+  });
   try {
     const keys = new Map(
       Object.entries(data.keys).map(([id, b64]) => [id, Buffer.from(b64, 'base64')]),

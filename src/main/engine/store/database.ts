@@ -6,6 +6,7 @@ import { existsSync, renameSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { LociError } from '../../../shared/errors';
+import { sqliteBindingOptions, unpackedPath } from './native';
 
 export type Db = Database.Database;
 
@@ -59,13 +60,14 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db = new Database(file, {
       readonly: options.readonly ?? false,
       fileMustExist: options.readonly ?? false,
+      ...sqliteBindingOptions(),
     });
   } catch (err) {
     if (isCorruptionError(err)) throw new CorruptDatabaseError(file, (err as Error).message);
     throw err;
   }
   try {
-    sqliteVec.load(db);
+    db.loadExtension(unpackedPath(sqliteVec.getLoadablePath()));
     assertSqliteVersion(db);
     applyPragmas(db, options);
     const check = db.pragma('quick_check') as { quick_check: string }[];
