@@ -13,6 +13,8 @@ export default defineConfig({
       outDir: 'out/main',
       rollupOptions: {
         input: {
+          // The Electron main process (the desktop app; package.json "main").
+          index: resolve(import.meta.dirname, 'src/main/index.ts'),
           cli: resolve(import.meta.dirname, 'src/main/cli.ts'),
           // The embedding worker thread is its own entry (loaded by embed/workerHost.ts).
           embedWorker: resolve(import.meta.dirname, 'src/main/engine/embed/worker.ts'),
@@ -21,6 +23,19 @@ export default defineConfig({
           // The audit verification worker thread (loaded by engine/audit/verifyHost.ts).
           auditWorker: resolve(import.meta.dirname, 'src/main/engine/audit/verifyWorker.ts'),
         },
+      },
+    },
+  },
+  // The window's preload (src/preload → out/preload/index.cjs): sandboxed preloads must be
+  // one CommonJS file that requires nothing but `electron`.
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(import.meta.dirname, 'src/preload/index.ts') },
+        external: ['electron'],
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
       },
     },
   },

@@ -18,6 +18,7 @@ import type { Engine } from '../engine/engine';
 import { McpHttpSessions } from '../mcp/http';
 import { SERVER_VERSION } from '../mcp/server';
 import { checkHost, checkOrigin, checkToken, type SecurityPolicy } from './security';
+import { ClientLimiter, clientKey, MAX_IN_FLIGHT_PER_CLIENT } from './limits';
 
 export const BODY_LIMIT = 1024 * 1024;
 /**
@@ -80,12 +81,19 @@ export interface HttpServerOptions {
   bodyLimit?: number;
   /** The cap for `ingest.upload` (default UPLOAD_BODY_LIMIT). */
   uploadBodyLimit?: number;
+  /** Slow clients: the headers, and the whole request, must arrive within these (ms). */
+  timeouts?: { headersMs?: number; requestMs?: number };
+  /** Calls in flight per client before 429 (default MAX_IN_FLIGHT_PER_CLIENT). */
+  maxInFlightPerClient?: number;
 }
 
 export interface RunningHttpServer {
   server: Server;
   port: number;
   mcp: McpHttpSessions;
+  /** While paused (the tray's "Pause MCP"), /mcp answers 503; the API keeps working. */
+  setMcpPaused(paused: boolean): void;
+  readonly mcpPaused: boolean;
   close(): Promise<void>;
 }
 
@@ -179,8 +187,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   };
   const mcp = new McpHttpSessions(handlers, engine.activity, engine.clients, options.defaultStore);
   const openStreams = new Set<ServerResponse>();
+  const limiter = new ClientLimiter(options.maxInFlightPerClient ?? MAX_IN_FLIGHT_PER_CLIENT);
+  let mcpPaused = false;
 
-  const server = createServer((req, res) => {
+  // Timed-out (slowloris) connections are looked for every second, not every 30 s.
+  const server = createServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://loci.invalid');
       const path = url.pathname;
@@ -201,7 +212,25 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
             'Missing or wrong bearer token. Find it with `loci token show`.',
           );
         }
+        // Floods: a client past its calls in flight gets 429 before its body is read.
+        if (req.method === 'POST') {
+          const key = clientKey(req, path);
+          if (!limiter.acquire(key)) {
+            res.setHeader('retry-after', '1');
+            sendJson(res, 429, {
+              error: {
+                code: 'unavailable',
+                message: `Too many calls in flight from this client (the limit is ${limiter.max}); wait for some to finish.`,
+              },
+            });
+            req.resume();
+            return;
+          }
+          res.once('close', () => limiter.release(key));
+        }
         if (path === '/mcp') {
+          if (mcpPaused)
+            throw new HttpError(503, 'Loci has paused MCP (the tray menu resumes it).');
           const body = req.method === 'POST' ? await readJson(req, limit) : undefined;
           await mcp.handle(req, res, body);
           return;
@@ -239,9 +268,17 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     })().catch((err: unknown) => {
       if (err instanceof HttpError) {
         sendJson(res, err.status, {
-          error: { code: err.status === 413 ? 'invalid-args' : 'forbidden', message: err.message },
+          error: {
+            code:
+              err.status === 413
+                ? 'invalid-args'
+                : err.status === 503
+                  ? 'unavailable'
+                  : 'forbidden',
+            message: err.message,
+          },
         });
-        if (err.status === 413) req.resume();
+        if (err.status === 413 || err.status === 503) req.resume();
         return;
       }
       process.emitWarning(`HTTP request failed: ${(err as Error)?.stack ?? String(err)}`);
@@ -276,8 +313,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     res.on('close', stop);
   }
 
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
-  server.headersTimeout = 10_000;
+  server.requestTimeout = options.timeouts?.requestMs ?? REQUEST_TIMEOUT_MS;
+  server.headersTimeout = options.timeouts?.headersMs ?? 10_000;
   server.keepAliveTimeout = 5_000;
 
   await new Promise<void>((resolvePromise, reject) => {
@@ -301,6 +338,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     server,
     port: boundPort,
     mcp,
+    setMcpPaused(paused: boolean) {
+      mcpPaused = paused;
+    },
+    get mcpPaused() {
+      return mcpPaused;
+    },
     async close() {
       for (const res of openStreams) res.end();
       await mcp.close();

@@ -34,7 +34,10 @@ export function setupEnvironment(
   const lock = readLock(dataDir);
   const running = Boolean(lock?.port && isProcessAlive(lock.pid));
   const port = running ? (lock?.port as number) : DEFAULT_PORT;
-  const script = binScript();
+  // Inside the desktop app, process.execPath is the app itself, which will not run a
+  // script (its RunAsNode fuse is off): stdio entries start the `loci` CLI from PATH,
+  // which forwards to the app; clients that take HTTP get the app's URL instead.
+  const script = process.versions.electron ? 'loci' : binScript();
   return {
     ctx: {
       home: options.home ?? homedir(),
