@@ -3,6 +3,7 @@
 // files never lets the browser navigate to the file. Drags of text or links are left to
 // the page (a text field still takes dropped text).
 import { useEffect, useState } from 'react';
+import { importedByApp } from '../lib/desktopDrop';
 import { dragHasFiles, pickedFromDrop } from '../lib/droppedFiles';
 import { navigate, parseRoute } from '../lib/router';
 import { useDropStore } from '../stores/dropStore';
@@ -57,6 +58,11 @@ export function useWindowDrop(): boolean {
       setDragging(false);
       if (!dragHasFiles(event.dataTransfer) || !event.dataTransfer) return;
       event.preventDefault();
+      // The desktop app's preload already sent these files' real paths to the engine.
+      if (importedByApp(event)) {
+        if (parseRoute(window.location.hash).segments[0] !== INGEST) navigate(`/${INGEST}`);
+        return;
+      }
       // A drop zone that handled the drop itself stopped it before it got here.
       useDropStore.getState().put(pickedFromDrop(event.dataTransfer));
       if (parseRoute(window.location.hash).segments[0] !== INGEST) navigate(`/${INGEST}`);

@@ -53,6 +53,30 @@ describe('dropping files anywhere on the window', () => {
     ]);
   });
 
+  it('in the desktop app, a drop its preload already imported by path is not uploaded again', async () => {
+    useConnectionStore.getState().setToken('a-token-for-the-window-drop-test');
+    const client = createFakeClient({
+      'store.list': () => storeListFixture(['default']),
+      'stats.get': () => statsFixture(),
+      'ingest.list': () => ({ store: 'default', batches: [] }),
+    });
+    render(<App client={client} />);
+    await screen.findByRole('heading', { name: 'Overview', level: 1 });
+    const data = dropData([fileEntry(new File(['# Hi'], 'hi.md'))]);
+    act(() => void window.dispatchEvent(dragEvent('dragenter', data)));
+    expect(document.querySelector('.drop-overlay')).not.toBeNull();
+    // The preload's listener runs before any of the page's and marks the drop handled.
+    const drop = dragEvent('drop', data);
+    drop.preventDefault();
+    act(() => void document.getElementById('main')?.dispatchEvent(drop));
+    expect(document.querySelector('.drop-overlay')).toBeNull();
+    await waitFor(() => expect(window.location.hash).toBe('#/ingest'));
+    expect(await screen.findByRole('heading', { name: 'Ingest', level: 1 })).toBeTruthy();
+    expect(useDropStore.getState().offer).toBeNull();
+    expect(client.callsOf('ingest.upload')).toEqual([]);
+    expect(client.callsOf('ingest.files')).toEqual([]);
+  });
+
   it('leaves drags of text alone', async () => {
     useConnectionStore.getState().setToken('a-token-for-the-window-drop-test');
     render(

@@ -4,6 +4,7 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
+import { importedByApp } from '../../lib/desktopDrop';
 import { dragHasFiles, pickedFromDrop, pickedFromInput } from '../../lib/droppedFiles';
 import { formatBytes } from '../../lib/format';
 import { useDropStore } from '../../stores/dropStore';
@@ -30,6 +31,8 @@ export function DropZone({ busy, compact }: { busy: boolean; compact: boolean })
     event.preventDefault();
     // Handled here: the window's handler would hand the same files over a second time.
     event.stopPropagation();
+    // The desktop app's preload already sent these files' real paths to the engine.
+    if (importedByApp(event.nativeEvent)) return;
     useDropStore.getState().put(pickedFromDrop(event.dataTransfer));
   };
   const onChosen = (input: HTMLInputElement | null) => {
