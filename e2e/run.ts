@@ -25,7 +25,7 @@ import { createApi } from './harness/api';
 import { formatViolations, runAxe } from './harness/axe';
 import { startDaemon, type RunningDaemon } from './harness/daemon';
 import { seed } from './harness/seed';
-import type { E2EContext, E2ETest } from './harness/types';
+import { SkipTest, type E2EContext, type E2ETest } from './harness/types';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TEST_TIMEOUT_MS = 45_000;
@@ -46,6 +46,8 @@ interface Result {
   ok: boolean;
   duration_ms: number;
   error?: string;
+  /** Why the test did not run here (it counts as neither passed nor failed). */
+  skipped?: string;
 }
 
 function newest(dir: string): number {
@@ -160,13 +162,18 @@ async function runTest(
       if (problems.length)
         throw new Error(`Accessibility violations (serious or critical):\n${problems.join('\n')}`);
     },
+    skip(reason) {
+      throw new SkipTest(reason);
+    },
   };
   let error: string | undefined;
+  let skipped: string | undefined;
   try {
     await withTimeout(test(t), TEST_TIMEOUT_MS, `${spec} › ${name}`);
     if (pageErrors.length) error = `Uncaught errors in the page:\n  ${pageErrors.join('\n  ')}`;
   } catch (err) {
-    error = (err as Error)?.stack ?? String(err);
+    if (err instanceof SkipTest) skipped = err.message;
+    else error = (err as Error)?.stack ?? String(err);
   }
   if (error) {
     const dir = join(ROOT, 'e2e/artifacts');
@@ -174,7 +181,14 @@ async function runTest(
     await page.screenshot({ path: join(dir, `${spec}-${name}.png`) }).catch(() => undefined);
   }
   await context.close().catch(() => undefined);
-  return { spec, name, ok: !error, duration_ms: Date.now() - start, ...(error ? { error } : {}) };
+  return {
+    spec,
+    name,
+    ok: !error,
+    duration_ms: Date.now() - start,
+    ...(error ? { error } : {}),
+    ...(skipped ? { skipped } : {}),
+  };
 }
 
 async function main(): Promise<number> {
@@ -219,7 +233,8 @@ async function main(): Promise<number> {
         const r = await runTest(browser, daemon, { api, ids, dataDir }, spec, name, test);
         results.push(r);
         const secs = (r.duration_ms / 1000).toFixed(1);
-        console.log(`${r.ok ? '  ✓' : '  ✗'} ${spec} › ${name} (${secs} s)`);
+        if (r.skipped) console.log(`  - ${spec} › ${name} skipped: ${r.skipped}`);
+        else console.log(`${r.ok ? '  ✓' : '  ✗'} ${spec} › ${name} (${secs} s)`);
         if (r.error) console.log(`    ${r.error.replace(/\n/g, '\n    ')}`);
       }
     }
@@ -242,17 +257,18 @@ async function main(): Promise<number> {
     else console.log(`e2e: data directory kept at ${dataDir}`);
   }
 
-  const passed = results.filter((r) => r.ok).length;
-  const failed = results.length - passed;
+  const skipped = results.filter((r) => r.skipped).length;
+  const passed = results.filter((r) => r.ok && !r.skipped).length;
+  const failed = results.filter((r) => !r.ok).length;
   // Playwright's report shape (stats.expected / unexpected / flaky), which ci-summary reads.
   if (report) mkdirSync(join(ROOT, '.ci/out'), { recursive: true });
   if (report)
     writeFileSync(
       join(ROOT, '.ci/out/e2e.json'),
-      `${JSON.stringify({ stats: { expected: passed, unexpected: failed, flaky: 0, skipped: 0, duration: Date.now() - started }, tests: results }, null, 2)}\n`,
+      `${JSON.stringify({ stats: { expected: passed, unexpected: failed, flaky: 0, skipped, duration: Date.now() - started }, tests: results }, null, 2)}\n`,
     );
   console.log(
-    `e2e: ${passed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    `e2e: ${passed} passed, ${failed} failed, ${skipped} skipped (${((Date.now() - started) / 1000).toFixed(1)} s)`,
   );
   return failed > 0 || results.length === 0 ? 1 : 0;
 }

@@ -23,6 +23,13 @@ export interface E2EContext {
   screenshot(name: string): Promise<void>;
   /** axe-core on the page as it is, in the light and the dark scheme; fails on serious or critical. */
   checkA11y(label: string): Promise<void>;
+  /** Ends the test as skipped (counted neither passed nor failed), saying why. */
+  skip(reason: string): never;
+}
+
+/** Thrown by `skip`: the runner reports the test as skipped with this reason. */
+export class SkipTest extends Error {
+  override name = 'SkipTest';
 }
 
 export type E2ETest = (t: E2EContext) => Promise<void>;
