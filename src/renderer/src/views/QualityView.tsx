@@ -143,7 +143,7 @@ export default function QualityView(_props: ViewProps) {
                 <p className="card-note" data-testid="quality-latest">
                   Latest run: {METRICS.find((m) => m.key === metric)?.hint};{' '}
                   {latest ? formatEstimate(latest.summary[metric]) : '—'} (mean [95 % interval] over{' '}
-                  {latest?.cases ?? 0} cases
+                  {latest?.cases ?? 0} case{latest?.cases === 1 ? '' : 's'}
                   {latest && latest.summary.skipped > 0
                     ? `; ${latest.summary.skipped} skipped, their memories are gone`
                     : ''}
