@@ -88,9 +88,14 @@ describe('quality lab through the API', () => {
     await t.cli.call('eval.run', { save: false });
     expect((await t.cli.call('eval.runs', {})).runs).toHaveLength(3);
 
-    // Measuring never rehearses: the runs wrote no access rows.
-    await new Promise((r) => setTimeout(r, 20));
+    // Measuring never rehearses: the runs wrote no access rows (an ordinary recall of the
+    // same query does, which shows the count would see it).
+    await new Promise((r) => setTimeout(r, 30));
     expect(accesses()).toBe(accessesBefore);
+    t.advance(3_600_000);
+    await t.cli.call('memory.recall', { query: 'who reviews migrations' });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(accesses()).toBeGreaterThan(accessesBefore);
   });
 
   it('skips cases whose memories are gone and says which are gone', async () => {
