@@ -49,7 +49,8 @@ export function rendererDir(): string | undefined {
   const here = fileURLToPath(import.meta.url);
   const candidates = here.endsWith('.ts')
     ? [resolve(dirname(here), '../../out/renderer')]
-    : [resolve(dirname(here), '../renderer')];
+    : // out/main/cli.js, or a chunk under out/main/chunks/ (shared with the Electron entry).
+      [resolve(dirname(here), '../renderer'), resolve(dirname(here), '../../renderer')];
   return candidates.find((d) => existsSync(join(d, 'index.html')));
 }
 
