@@ -115,7 +115,14 @@ export const contentChecks: CheckDefinition[] = [
         return finding(
           'warn',
           `${q} quarantined memories and ${review} review items wait for a person.`,
-          'Promote or erase them in the Memories view (filter “quarantined”).',
+          [
+            q > 0 ? 'Promote or erase them in the Memories view (filter “quarantined”).' : '',
+            review > 0
+              ? 'Accept or reject what dreams propose in the Dreams view (Review inbox) or with `loci review`.'
+              : '',
+          ]
+            .filter(Boolean)
+            .join(' '),
         );
       }
       return ok('Nothing waits in quarantine or review.');

@@ -418,6 +418,12 @@ describe('cycles', () => {
     await expect(
       t.cli.call('review.accept', { ids: [id, id], edit: { title: 'x' } }),
     ).rejects.toMatchObject({ code: 'invalid-args' });
+    const doctor = await t.cli.call('doctor.run', {});
+    expect(doctor.checks.find((c) => c.id === 'memory.quarantine')).toMatchObject({
+      status: 'warn',
+      finding: expect.stringContaining('1 review items wait'),
+      fix: expect.stringContaining('loci review'),
+    });
     await t.cli.call('review.reject', { ids: [id], reason: 'they differ on purpose' });
     const err = (await t.cli
       .call('review.accept', { ids: [id] })

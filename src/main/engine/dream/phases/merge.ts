@@ -49,10 +49,7 @@ export const merge: DreamPhase<null> = {
           id: m.id,
           title: m.title,
           excerpt: excerpt(m.content),
-          note:
-            m === keep
-              ? `kept (used ${m.uses} times)`
-              : `merged in and forgotten (used ${m.uses} times)`,
+          note: `${m === keep ? 'kept' : 'merged in and forgotten'} (used ${m.uses} time${m.uses === 1 ? '' : 's'})`,
         })),
         diff: lineDiff(keep.content, content),
         source: 'dream:merge',

@@ -229,9 +229,9 @@ export function ReviewInbox({ store }: { store: string | undefined }) {
                   />
                 ) : null}
                 <div className="dr-item-title">
-                  <h3 id={`dr-item-${item.id}`} className="dr-h3">
+                  <h2 id={`dr-item-${item.id}`} className="dr-h3">
                     {item.title}
-                  </h3>
+                  </h2>
                   <span className="dr-muted">
                     {KIND_LABEL[item.kind]} · from {item.source} · <TimeAgo iso={item.created_at} />
                     {item.state !== 'pending'
