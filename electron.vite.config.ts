@@ -23,6 +23,10 @@ export default defineConfig({
           // The audit verification worker thread (loaded by engine/audit/verifyHost.ts).
           auditWorker: resolve(import.meta.dirname, 'src/main/engine/audit/verifyWorker.ts'),
         },
+        // Shared chunks sit beside the entries, not in chunks/: the engine finds its worker
+        // entries (`new URL('./embedWorker.js', import.meta.url)`) next to its own file, and
+        // with two entries (cli, index) the engine itself is such a shared chunk.
+        output: { chunkFileNames: '[name]-[hash].js' },
       },
     },
   },

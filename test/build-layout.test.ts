@@ -1,0 +1,42 @@
+// The built main bundle (out/main, shared by `loci` and the Electron entry) must find its
+// worker entries and the observatory relative to its own files: with two entries the
+// engine is a shared chunk, and a chunk in another folder would look in the wrong place.
+// Runs against the last `npm run build` (CI builds first); skipped when out/ is absent.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const main = join(import.meta.dirname, '..', 'out', 'main');
+const built = existsSync(join(main, 'cli.js'));
+
+function jsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? jsFiles(join(dir, e.name))
+      : e.name.endsWith('.js')
+        ? [join(dir, e.name)]
+        : [],
+  );
+}
+
+describe.skipIf(!built)('the built main bundle', () => {
+  it('has every worker it starts next to the file that starts it', () => {
+    const found: string[] = [];
+    for (const file of jsFiles(main)) {
+      const code = readFileSync(file, 'utf8');
+      for (const m of code.matchAll(/new Worker\(new URL\("\.\/([\w-]+\.js)", here\)/g)) {
+        found.push(m[1] as string);
+        expect(existsSync(join(file, '..', m[1] as string)), `${m[1]} beside ${file}`).toBe(true);
+      }
+    }
+    expect(found.sort()).toEqual(['auditWorker.js', 'embedWorker.js', 'ingestWorker.js']);
+  });
+
+  it('has the Electron entry, the CLI and the preload built', () => {
+    expect(existsSync(join(main, 'index.js'))).toBe(true);
+    expect(existsSync(join(main, '..', 'preload', 'index.cjs'))).toBe(true);
+    expect(readFileSync(join(main, '..', 'preload', 'index.cjs'), 'utf8')).not.toMatch(
+      /require\("(?!electron")/,
+    );
+  });
+});
