@@ -102,6 +102,7 @@ import { StoreRegistry, type OpenStore } from './store/registry';
 import { backupDatabase, listBackups } from './store/backup';
 import { assertDependencyVersions } from './dependencies';
 import { storageError } from './store/storageErrors';
+import { BulkDeleteGuard } from './memory/bulkGuard';
 
 /**
  * Cryptographic randomness for ULIDs, drawn from a pooled buffer: one system call per
@@ -168,6 +169,8 @@ export class Engine {
   private closed = false;
   private readonly newId = monotonicFactory(pooledRandom());
   readonly now: () => number;
+  /** Agents past N deletions in a window need the user's confirmation. */
+  readonly bulkDeletes: BulkDeleteGuard;
 
   readonly semantic: Semantic;
   /** File ingestion: batches, uploads, the parser worker, allowed folders. */
@@ -186,6 +189,7 @@ export class Engine {
     private readonly options: EngineOptions,
   ) {
     this.now = options.clock ?? Date.now;
+    this.bulkDeletes = new BulkDeleteGuard(this.now);
     this.audit = new AuditService((name) => this.store(name), this.events, this.now);
     this.doctor = new Doctor(this);
     this.semantic = new Semantic({
@@ -372,6 +376,7 @@ export class Engine {
 
   async forget(args: ParsedArgs<'memory.forget'>, actor: Actor): Promise<MutationResult> {
     const store = await this.store(args.store);
+    this.bulkDeletes.check(actor, store.name);
     const result = forgetMemory(store, actor, args.id, this.now());
     this.changed(store, [args.id], 'forgotten', actor);
     return result;
@@ -387,6 +392,7 @@ export class Engine {
 
   async erase(args: ParsedArgs<'memory.erase'>, actor: Actor): Promise<MutationResult> {
     const store = await this.store(args.store);
+    this.bulkDeletes.check(actor, store.name);
     // A pending rehearsal of this memory is skipped at flush: its state row is gone.
     const rid = loadRow(store, args.id)?.rid;
     const result = eraseMemory(store, actor, args.id, this.now());

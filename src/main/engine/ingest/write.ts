@@ -12,6 +12,7 @@ import {
 } from '../memory/remember';
 import type { OpenStore } from '../store/registry';
 import { normalizeText, utf8Bytes } from '../write/gate';
+import { injectionReasons } from '../write/injection';
 import type { Chunk, DocInfo } from './types';
 
 export interface FileToWrite {
@@ -120,7 +121,16 @@ export async function prepareFile(f: FileToWrite): Promise<Prepared> {
     })),
   ];
   const prepared = await prepareMemories(items);
-  return { items: prepared.map((p) => ({ ...p, source })), chunks };
+  // A file is an untrusted import: text in it that tries to instruct its reader (checked
+  // before the gate strips hidden characters) is quarantined until a person looks.
+  return {
+    items: prepared.map((p, i) => ({
+      ...p,
+      source,
+      secretRules: [...p.secretRules, ...injectionReasons(items[i]?.content ?? '')],
+    })),
+    chunks,
+  };
 }
 
 export interface WriteResult {

@@ -37,6 +37,7 @@ import type { Recognizer } from './recognizer';
 import { spreadActivation } from './spreading';
 import { parseQuery } from './terms';
 import { searchVectors, type VectorHit, type VectorIndex } from './vectorIndex';
+import { injectionFlags } from '../write/injection';
 
 export type ParsedRecall = z.output<typeof RecallArgsSchema>;
 
@@ -605,6 +606,7 @@ function toHit(
     why: scored.why,
     pinned: row.pinned === 1,
     quarantined: row.trust === 'quarantined',
+    ...(verbose ? { flags: injectionFlags(`${row.title}\n${row.content}`) } : {}),
     ...(verbose && scored.breakdown ? { breakdown: scored.breakdown } : {}),
   };
 }
