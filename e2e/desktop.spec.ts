@@ -33,7 +33,8 @@ async function launch(t: E2EContext): Promise<{ app: ElectronApplication; home: 
   const home = mkdtempSync(join(tmpdir(), 'loci-desktop-'));
   const app = await _electron.launch({
     executablePath: binary.path,
-    args: [ROOT, ...(process.platform === 'linux' ? ['--no-sandbox'] : [])],
+    // Chromium's OS sandbox refuses to start as root (CI containers).
+    args: [ROOT, ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])],
     env: { ...process.env, LOCI_HOME: home, LOCI_NO_BROWSER: '1' } as Record<string, string>,
     timeout: 30_000,
   });

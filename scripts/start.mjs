@@ -37,7 +37,12 @@ if (electron.binary) {
     if (native.status !== 0) process.exit(native.status ?? 1);
   }
   console.log('Starting the Loci desktop app (tray icon and window).');
-  follow(spawn(electron.binary, [root, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' }));
+  // Inherited, ELECTRON_RUN_AS_NODE would turn the app into a plain Node process.
+  const env = { ...process.env };
+  delete env.ELECTRON_RUN_AS_NODE;
+  follow(
+    spawn(electron.binary, [root, ...process.argv.slice(2)], { cwd: root, env, stdio: 'inherit' }),
+  );
 } else {
   console.log(
     `Electron's runtime is not installed here (${electron.reason}), so Loci runs as the headless daemon; its observatory opens in your browser.\n`,

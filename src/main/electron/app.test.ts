@@ -242,5 +242,16 @@ describe('the desktop app', () => {
       expect.stringContaining('pid 4242'),
     );
     expect(h.app.exit).toHaveBeenCalledWith(1);
+    await runDesktopApp({
+      startDaemon: async () => {
+        throw new Error(
+          'The module was compiled against a different Node.js version using NODE_MODULE_VERSION 115.',
+        );
+      },
+    });
+    expect(h.dialog.showErrorBox).toHaveBeenLastCalledWith(
+      'Loci could not start its engine',
+      expect.stringContaining('npm run native:electron'),
+    );
   });
 });

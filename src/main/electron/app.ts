@@ -78,10 +78,12 @@ export async function runDesktopApp(deps: DesktopDeps): Promise<void> {
   try {
     daemon = await deps.startDaemon({ owner: 'app' });
   } catch (err) {
-    dialog.showErrorBox(
-      'Loci could not start its engine',
-      `${(err as Error).message}\n\nIf \`loci serve\` is running, stop it (the app serves the same memory), then start Loci again.`,
-    );
+    const message = (err as Error).message;
+    // better-sqlite3 from node_modules is built for Node, not for this Electron.
+    const hint = /NODE_MODULE_VERSION|was compiled against a different/.test(message)
+      ? 'better-sqlite3 is not built for Electron here: run `npm run native:electron`, then start Loci again.'
+      : 'If `loci serve` is running, stop it (the app serves the same memory), then start Loci again.';
+    dialog.showErrorBox('Loci could not start its engine', `${message}\n\n${hint}`);
     app.exit(1);
     return;
   }
