@@ -31,6 +31,7 @@ const READS: MethodName[] = [
   'stats.overview',
   'system.info',
   'store.list',
+  'store.backups',
   'setup.plan',
   'setup.check',
   'recall.calibrate',
@@ -57,6 +58,7 @@ const READS: MethodName[] = [
 const OUTSIDE_THE_CHAIN: Partial<Record<MethodName, string>> = {
   'store.create': 'creates an empty store (its chain starts empty)',
   'store.reset': 'clears the damaged-store marker; the moved file is kept',
+  'store.backup': 'copies the database to a file; the store itself is unchanged',
   'token.rotate': 'the daemon token is a file in the data directory',
   'setup.write': 'writes an editor configuration file (with a backup)',
   'embedding.backfill': 'vectors are derived data',
