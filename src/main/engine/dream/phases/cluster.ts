@@ -4,7 +4,7 @@
 // (schema summaries) are left out, so accepting one never reshapes its own cluster.
 import type { DreamChange } from '../../../../shared/api';
 import type { LinkType } from '../../../../shared/schemas';
-import { communities } from '../../memory/atlas';
+import { communitiesOffThread } from '../louvain';
 import { stmt } from '../../store/statements';
 import type { ClusterInfo, DreamPhase, PhaseContext } from '../types';
 import { jaccard } from '../text';
@@ -64,7 +64,7 @@ export async function findClusters(
   await ctx.yield();
   const linked = new Set(links.flatMap((l) => [l.from, l.to]));
   const ids = rows.map((r) => r.id).filter((id) => linked.has(id));
-  const { community } = communities(ids, links);
+  const { community } = await communitiesOffThread(ids, links);
   const groups = new Map<number, string[]>();
   for (const id of ids) {
     const c = community.get(id) as number;

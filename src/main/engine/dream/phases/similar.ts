@@ -41,7 +41,11 @@ export async function similarPairs(
       ORDER BY m.updated_at DESC, m.rid DESC LIMIT ?`,
   ).all(ctx.config.max_compared) as Candidate[];
   rows.sort((x, y) => x.rid - y.rid);
-  const sets = rows.map((r) => words(`${r.title}\n${r.content}`));
+  const sets: Set<string>[] = [];
+  for (const r of rows) {
+    if (sets.length % 250 === 249) await ctx.yield();
+    sets.push(words(`${r.title}\n${r.content}`));
+  }
   const postings = new Map<string, number[]>();
   sets.forEach((set, i) => {
     for (const w of set) {
