@@ -1,7 +1,7 @@
 // Types of scripts/runtime.mjs (for its tests).
 export function detectElectron(
   root: string,
-  options?: { resolve?: (id: string) => unknown },
+  options?: { require?: ((id: string) => unknown) & { resolve: (id: string) => string } },
 ): { binary: string; reason: null } | { binary: null; reason: string };
 export function observatoryUrlFrom(line: string): string | null;
 export function browserCommand(

@@ -6,15 +6,24 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 /**
- * The Electron binary, or why there is none. The `electron` package resolves to the
+ * The Electron binary, or why there is none. The `electron` package's main module is the
  * binary's path, and throws when its download never happened (no path.txt).
  */
-export function detectElectron(root, { resolve = createRequire(join(root, 'package.json')) } = {}) {
-  let binary;
+export function detectElectron(root, { require = createRequire(join(root, 'package.json')) } = {}) {
   try {
-    binary = resolve('electron');
+    require.resolve('electron/package.json');
   } catch {
     return { binary: null, reason: 'the `electron` package is not installed' };
+  }
+  let binary;
+  try {
+    binary = require('electron');
+  } catch {
+    return {
+      binary: null,
+      reason:
+        'the `electron` package is installed without its binary (the download was skipped or failed)',
+    };
   }
   if (typeof binary !== 'string' || binary === '')
     return { binary: null, reason: 'the `electron` package did not name its binary' };

@@ -44,8 +44,11 @@ if (electron.binary) {
     spawn(electron.binary, [root, ...process.argv.slice(2)], { cwd: root, env, stdio: 'inherit' }),
   );
 } else {
+  const where = browserCommand('http://127.0.0.1/')
+    ? 'its observatory opens in your browser'
+    : 'open the Observatory address below in a browser';
   console.log(
-    `Electron's runtime is not installed here (${electron.reason}), so Loci runs as the headless daemon; its observatory opens in your browser.\n`,
+    `Electron's runtime is not installed here (${electron.reason}), so Loci runs as the headless daemon; ${where}.\n`,
   );
   const daemon = spawn(
     process.execPath,

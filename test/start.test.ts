@@ -13,20 +13,32 @@ describe('npm start: runtime detection', () => {
   it('runs the app only when the electron package names a binary that exists', () => {
     const binary = join(dir, 'electron');
     writeFileSync(binary, '');
-    expect(detectElectron(dir, { resolve: () => binary })).toEqual({ binary, reason: null });
+    const fake = (main: () => unknown, installed = true) =>
+      Object.assign((id: string) => (id === 'electron' ? main() : undefined), {
+        resolve: (id: string) => {
+          if (!installed) throw new Error(`Cannot find module '${id}'`);
+          return join(dir, id);
+        },
+      });
+    expect(detectElectron(dir, { require: fake(() => binary) })).toEqual({ binary, reason: null });
 
-    const missing = detectElectron(dir, { resolve: () => join(dir, 'dist', 'electron') });
+    const missing = detectElectron(dir, { require: fake(() => join(dir, 'dist', 'electron')) });
     expect(missing.binary).toBeNull();
     expect(missing.reason).toMatch(/binary is missing/);
 
     // The package installed without its download throws when required.
     const noDownload = detectElectron(dir, {
-      resolve: () => {
+      require: fake(() => {
         throw new Error('Electron failed to install correctly');
-      },
+      }),
     });
-    expect(noDownload).toEqual({ binary: null, reason: 'the `electron` package is not installed' });
-    expect(detectElectron(dir, { resolve: () => '' }).binary).toBeNull();
+    expect(noDownload.binary).toBeNull();
+    expect(noDownload.reason).toMatch(/installed without its binary/);
+    expect(detectElectron(dir, { require: fake(() => binary, false) })).toEqual({
+      binary: null,
+      reason: 'the `electron` package is not installed',
+    });
+    expect(detectElectron(dir, { require: fake(() => '') }).binary).toBeNull();
   });
 
   it('on this machine: agrees with what require("electron") gives', () => {
