@@ -219,6 +219,8 @@ describe('a damaged database', () => {
       expect(r.code).not.toBe(0);
       expect(r.stderr).toMatch(/failed its integrity check.*nothing was deleted/);
       expect(r.stderr).toMatch(/loci stores reset default/);
+      // The message (the CLI prints it; the observatory's error panel shows it) names the backup.
+      expect(r.stderr).toContain(`loci backup restore ${backup}`);
       const aside = readdirSync(join(home, 'stores', 'default')).filter((f) =>
         f.startsWith('loci.db.corrupt-'),
       );

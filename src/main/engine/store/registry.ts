@@ -24,6 +24,7 @@ import {
   type Db,
   type OpenOptions,
 } from './database';
+import { listBackups } from './backup';
 import { migrate, type MigrationReport } from './migrations';
 import { CORRUPT_MARKER_FILE, STORE_FILE, STORE_META_FILE, storeDir, storesDir } from './paths';
 
@@ -173,12 +174,17 @@ export class StoreRegistry {
 
   private corruptError(name: string, marker: CorruptMarker): LociError {
     const backups = join(storeDir(this.dataDir, name), 'backups');
+    const newest = listBackups(this.dataDir, name)[0];
+    const flag = name === DEFAULT_STORE ? '' : ` --store ${name}`;
+    const restore = newest
+      ? `To recover, stop Loci and restore the newest backup (${newest.created_at}) with \`loci backup restore${flag} ${newest.path}\` (\`loci backup list${flag}\` shows the others), `
+      : `No backup of this store exists in ${backups}. To recover from a copy you kept elsewhere, stop Loci and run \`loci backup restore${flag} <file>\`, `;
     return new LociError(
       'store-corrupt',
       `Store "${name}" failed its integrity check (${marker.detail}). Its database was moved to ${marker.moved_to} on ${marker.at}; nothing was deleted. ` +
-        `To recover, copy a backup from ${backups} to ${join(storeDir(this.dataDir, name), STORE_FILE)}, ` +
+        restore +
         `or start this store empty with \`loci stores reset ${name}\` (the damaged file stays where it is).`,
-      { store: name, moved_to: marker.moved_to, backups },
+      { store: name, moved_to: marker.moved_to, backups, newest_backup: newest?.path ?? null },
     );
   }
 
