@@ -22,7 +22,7 @@ export function detectElectron(root, { require = createRequire(join(root, 'packa
     return {
       binary: null,
       reason:
-        'the `electron` package is installed without its binary (the download was skipped or failed)',
+        'the `electron` package is installed without its binary; its download was skipped or failed',
     };
   }
   if (typeof binary !== 'string' || binary === '')
