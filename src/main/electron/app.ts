@@ -54,7 +54,10 @@ export async function runDesktopApp(deps: DesktopDeps): Promise<void> {
   let quitting = false;
   let daemon: Daemon | null = null;
 
+  // Set once the engine runs: a second launch before that has nothing to show yet.
+  let ready = false;
   const showWindow = (route?: string) => {
+    if (!ready) return;
     if (!win || win.isDestroyed()) win = createWindow(route);
     // A route change within the page (hash), never a navigation.
     else if (route)
@@ -162,6 +165,7 @@ export async function runDesktopApp(deps: DesktopDeps): Promise<void> {
     void running.close().finally(() => app.exit(0));
   });
 
+  ready = true;
   // Started at login: stay in the tray. Otherwise show the observatory.
   if (!app.getLoginItemSettings().wasOpenedAtLogin) showWindow();
 }
