@@ -292,6 +292,8 @@ export interface MemorySummary {
 
 export interface MemoryView extends Omit<MemorySummary, 'preview'> {
   content: string;
+  /** Titles it also answers to: a merge keeps the merged memory's title here. Absent when none. */
+  aliases?: string[];
   layer: Layer;
   owner: string | null;
   quarantine_reasons: string[];

@@ -114,9 +114,15 @@ export function getMemory(
   ).all(row.rid, ...vis.params) as LinkRow[];
   const use = readUse(store.db, row.rid, row.created_at, now);
   const { preview: _preview, ...summary } = toSummary(row);
+  const aliases = (
+    stmt(store.db, 'SELECT alias FROM memory_alias WHERE rid = ? ORDER BY created_at, alias').all(
+      row.rid,
+    ) as { alias: string }[]
+  ).map((a) => a.alias);
   return {
     ...summary,
     content: row.content,
+    ...(aliases.length > 0 ? { aliases } : {}),
     layer: row.layer,
     owner: row.owner,
     quarantine_reasons: JSON.parse(row.quarantine_reasons) as string[],
