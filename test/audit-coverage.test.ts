@@ -32,6 +32,7 @@ const READS: MethodName[] = [
   'system.info',
   'store.list',
   'store.backups',
+  'store.export',
   'setup.plan',
   'setup.check',
   'recall.calibrate',
@@ -310,6 +311,22 @@ const WRITES: Partial<Record<MethodName, Scenario>> = {
         .all() as { actor: string; action: string }[];
       expect(rows).toEqual([{ actor: actor.kind, action: 'store.rename' }]);
       return c.call('memory.remember', { content: `renamed store ${name} marker` });
+    },
+  },
+  'store.import': {
+    // Like store.rename: the entry lands in the new store's chain, checked here.
+    actions: ['memory.create'],
+    actors: [ui, cli],
+    run: async (c, actor) => {
+      const name = `imp${++n}`;
+      await t.cli.call('store.create', { name });
+      const bundle = await t.cli.call('store.export', {});
+      await c.call('store.import', { store: name, bundle: bundle as never });
+      const rows = (await t.engine.store(name)).db
+        .prepare('SELECT actor, action FROM audit')
+        .all() as { actor: string; action: string }[];
+      expect(rows).toEqual([{ actor: actor.kind, action: 'store.import' }]);
+      return c.call('memory.remember', { content: `imported store ${name} marker` });
     },
   },
   'audit.rotateKey': {

@@ -29,6 +29,7 @@ import {
   StatsArgsSchema,
   StoreNameArgsSchema,
   StoreBackupArgsSchema,
+  StoreImportArgsSchema,
   TagArgsSchema,
   UpdateArgsSchema,
   ActivityArgsSchema,
@@ -589,6 +590,28 @@ export interface BackupInfo {
   kind: 'manual' | 'scheduled' | 'pre-migration';
 }
 
+/** A store as portable JSON (`store.export`): rows keyed by memory id, tombstones included. */
+export interface StoreBundle {
+  format: 'loci-bundle';
+  version: 1;
+  store: string;
+  exported_at: string;
+  memories: Record<string, unknown>[];
+  tags: { id: string; tag: string }[];
+  versions: Record<string, unknown>[];
+  states: Record<string, unknown>[];
+  links: Record<string, unknown>[];
+}
+
+export interface StoreImportResult {
+  store: string;
+  memories: number;
+  tags: number;
+  versions: number;
+  states: number;
+  links: number;
+}
+
 export interface BackupListResult {
   store: string;
   backups: BackupInfo[];
@@ -1058,6 +1081,8 @@ export const methods = {
   'store.reset': method<StoreResetResult>()(StoreNameArgsSchema),
   'store.backup': method<BackupInfo>()(StoreBackupArgsSchema),
   'store.backups': method<BackupListResult>()(StatsArgsSchema),
+  'store.export': method<StoreBundle>()(StatsArgsSchema),
+  'store.import': method<StoreImportResult>()(StoreImportArgsSchema),
   'stats.get': method<StatsResult>()(StatsArgsSchema),
   'recall.calibrate': method<CalibrationResult>()(CalibrateArgsSchema),
   'embedding.backfill': method<EmbeddingStatusView>()(StatsArgsSchema),

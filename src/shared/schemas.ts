@@ -353,6 +353,11 @@ export const ModelUseArgsSchema = z.strictObject({
 });
 export const StoreNameArgsSchema = z.strictObject({ name: StoreNameSchema });
 export const StatsArgsSchema = z.strictObject({ ...storeField });
+export const StoreImportArgsSchema = z.strictObject({
+  ...storeField,
+  /** What `store.export` returned (checked in full before anything is written). */
+  bundle: z.record(z.string(), z.unknown()),
+});
 export const StoreBackupArgsSchema = z.strictObject({
   ...storeField,
   /** Where to write the copy: a file that does not exist yet (default: the store's backups folder). */

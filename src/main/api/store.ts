@@ -8,6 +8,8 @@ export function registerStoreHandlers(registry: HandlerRegistry, engine: Engine)
   registry.register('store.reset', (args) => engine.storeReset(args.name));
   registry.register('store.backup', (args) => engine.storeBackup(args));
   registry.register('store.backups', (args) => engine.storeBackups(args));
+  registry.register('store.export', (args) => engine.storeExport(args));
+  registry.register('store.import', (args, ctx) => engine.storeImport(args, ctx.actor));
   registry.register('store.rename', (args, ctx) => engine.storeRename(args, ctx.actor));
   registry.register('stats.overview', (args, ctx) => engine.overview(args, ctx.actor));
   registry.register('system.info', () => engine.systemInfo());

@@ -1,9 +1,11 @@
-// `loci backup [--to <file>]`, `loci backup list` and `loci backup restore <file>`
+// `loci backup [--to <file>]`, `loci backup list`, `loci backup restore <file>`, and
+// `loci export [--out <file>]` / `loci import <file>` (a store as portable JSON)
 // (`loci restore` is taken: it restores a forgotten memory). A backup goes
 // through the running daemon when there is one (online, while writes go on); a restore
 // never does — it refuses while any process owns the data directory, then swaps the
 // file in place itself (engine/store/backup.ts) and proves the store opens.
 import type { Command } from 'commander';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LociClient, MethodArgs, MethodName, MethodResult } from '../../shared/api';
 import { LociError } from '../../shared/errors';
@@ -98,6 +100,54 @@ export function registerBackupCommands(program: Command, ctx: BackupCliContext):
         result,
         (r) =>
           `${c.green('Restored')} store "${r.store}" from ${r.restored_from}.${r.previous_moved_to ? ` The database it replaced is at ${r.previous_moved_to}.` : ''}\n`,
+      );
+    });
+
+  program
+    .command('export')
+    .description(
+      'write a store as a portable JSON bundle (memories with tombstones, tags, versions, links)',
+    )
+    .option('--out <file>', 'write it to this file (default: standard output)')
+    .action(async (o: { out?: string }, cmd: Command) => {
+      const bundle = await call(cmd, 'store.export', withStore(cmd, {}));
+      const text = `${JSON.stringify(bundle, null, 1)}\n`;
+      if (!o.out) {
+        ctx.io.stdout.write(text);
+        return;
+      }
+      writeFileSync(resolve(o.out), text, { mode: 0o600, flag: 'wx' });
+      print(
+        cmd,
+        { path: resolve(o.out), memories: bundle.memories.length },
+        (r) => `${c.green('Exported')} ${r.memories} memories to ${r.path}.\n`,
+      );
+    });
+
+  program
+    .command('import')
+    .description('load a bundle written by `loci export` into a store that has no memories yet')
+    .argument('<file>', 'the bundle (JSON)')
+    .action(async (file: string, _o, cmd: Command) => {
+      let bundle: unknown;
+      try {
+        bundle = JSON.parse(readFileSync(resolve(file), 'utf8'));
+      } catch (err) {
+        throw new LociError(
+          'invalid-args',
+          `Cannot read ${file} as JSON: ${(err as Error).message}`,
+        );
+      }
+      const r = await call(
+        cmd,
+        'store.import',
+        withStore(cmd, { bundle: bundle as Record<string, unknown> }),
+      );
+      print(
+        cmd,
+        r,
+        (v) =>
+          `${c.green('Imported')} into store "${v.store}": ${v.memories} memories, ${v.versions} versions, ${v.links} links.\n`,
       );
     });
 }

@@ -22,6 +22,8 @@ import type {
   StoreListResult,
   StoreResetResult,
   BackupInfo,
+  StoreBundle,
+  StoreImportResult,
   BackupListResult,
   ActivityItem,
   ActivitySummary,
@@ -100,6 +102,7 @@ import { DataDirLock, type OwnerKind } from './store/lock';
 import { resolveDataDir } from './store/paths';
 import { StoreRegistry, type OpenStore } from './store/registry';
 import { backupDatabase, listBackups } from './store/backup';
+import { bundleDigest, checkBundle, exportBundle, importBundle } from './store/bundle';
 import { assertDependencyVersions } from './dependencies';
 import { storageError } from './store/storageErrors';
 import { BulkDeleteGuard } from './memory/bulkGuard';
@@ -736,6 +739,52 @@ export class Engine {
       ...(args.to !== undefined ? { to: args.to } : {}),
       now: this.now(),
     });
+  }
+
+  /** The store as a portable JSON bundle (store/bundle.ts says what it holds). */
+  async storeExport(args: ParsedArgs<'store.export'>): Promise<StoreBundle> {
+    const store = await this.store(args.store);
+    return exportBundle(store.db, store.name, this.now()) as StoreBundle;
+  }
+
+  /**
+   * Imports a bundle into a store without memories, in one transaction with its audit
+   * entry; then reopens the store so the recogniser and vectors see the new memories.
+   */
+  async storeImport(args: ParsedArgs<'store.import'>, actor: Actor): Promise<StoreImportResult> {
+    if (!isPerson(actor)) throw new LociError('forbidden', 'Only a person can import a store.');
+    const bundle = checkBundle(args.bundle);
+    const store = await this.store(args.store);
+    const counts = store.db.transaction(() => {
+      const c = importBundle(store.db, bundle);
+      store.audit.append(
+        {
+          actor: actorName(actor),
+          action: 'store.import',
+          target: null,
+          data: {
+            from_store: bundle.store,
+            exported_at: bundle.exported_at,
+            digest: bundleDigest(bundle),
+            ...c,
+          },
+        },
+        this.now(),
+      );
+      return c;
+    })();
+    await this.flushRehearsals();
+    await this.semantic.releaseStore(store.name);
+    this.stores.delete(store.name);
+    store.db.close();
+    await this.semantic.afterWrite(await this.store(store.name));
+    this.events.emit('memory.changed', {
+      store: store.name,
+      ids: [],
+      change: 'created',
+      actor: actorName(actor),
+    });
+    return { store: store.name, ...counts };
   }
 
   storeBackups(args: ParsedArgs<'store.backups'>): BackupListResult {

@@ -27,7 +27,7 @@ export const BODY_LIMIT = 1024 * 1024;
  * other method keeps BODY_LIMIT. The checks of Host, Origin and token still run first.
  */
 export const UPLOAD_BODY_LIMIT = 48 * 1024 * 1024;
-const LARGE_BODY_METHODS: ReadonlySet<string> = new Set(['ingest.upload']);
+const LARGE_BODY_METHODS: ReadonlySet<string> = new Set(['ingest.upload', 'store.import']);
 
 /** The body cap of one API method: UPLOAD_BODY_LIMIT for uploads, BODY_LIMIT otherwise. */
 export function bodyLimitFor(

@@ -23,6 +23,7 @@ export type AuditAction =
   | 'procedure.outcome'
   | 'store.create'
   | 'store.rename'
+  | 'store.import'
   | 'audit.key_created'
   | 'audit.key_rotated'
   | 'ingest.batch'
