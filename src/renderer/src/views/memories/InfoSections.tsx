@@ -135,6 +135,12 @@ export function ProvenanceSection({ memory }: { memory: MemoryView }) {
         <dd>{memory.trust === 'quarantined' ? 'quarantined (kept from agents)' : 'trusted'}</dd>
         <dt>Layer</dt>
         <dd>{memory.layer.replace('_', ' ')}</dd>
+        {memory.aliases?.length ? (
+          <>
+            <dt>Also known as</dt>
+            <dd>{memory.aliases.join(' · ')}</dd>
+          </>
+        ) : null}
         {memory.valid_from || memory.valid_to ? (
           <>
             <dt>Valid</dt>

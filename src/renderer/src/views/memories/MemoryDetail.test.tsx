@@ -68,6 +68,13 @@ describe('MemoryDetail', () => {
     expect(screen.getByText('USER')).toBeTruthy();
   });
 
+  it('shows the titles a merge kept as aliases', async () => {
+    setup({}, { aliases: ['Deploy script for ops', 'How we deploy'] });
+    await heading();
+    expect(screen.getByText('Also known as')).toBeTruthy();
+    expect(screen.getByText('Deploy script for ops · How we deploy')).toBeTruthy();
+  });
+
   it('reloads when an event names this memory, not for others', async () => {
     const { client, set } = setup();
     await heading();
