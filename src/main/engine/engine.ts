@@ -309,6 +309,7 @@ export class Engine {
 
   /** After new memories are committed: the recogniser, the event, their vectors. */
   private async afterCreate(store: OpenStore, created: CreatedMemory[], actor: Actor) {
+    if (actor.kind !== 'dream') this.dreams.noteActivity();
     this.semantic.memoriesCreated(store, created);
     this.events.emit('memory.changed', {
       store: store.name,

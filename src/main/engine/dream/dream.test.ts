@@ -473,6 +473,9 @@ describe('cycles', () => {
     t.advance(11 * 60_000);
     expect(await t.engine.dreams.tick(['default'])).toBeNull(); // within the interval
     t.advance(25 * 3_600_000);
+    await remember('A write just now: not idle any more');
+    expect(await t.engine.dreams.tick(['default'])).toBeNull();
+    t.advance(11 * 60_000);
     expect(await t.engine.dreams.tick(['default'])).not.toBeNull();
   });
 });
