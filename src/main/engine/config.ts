@@ -41,7 +41,7 @@ export const ConfigSchema = z.strictObject({
   backup: z
     .strictObject({
       /** The daemon backs up each open store this often (hours; 0: never). */
-      every_hours: z.number().min(0).max(24 * 365).default(24),
+      every_hours: z.number().min(0).max(8760).default(24),
       /** Scheduled backups kept per store (older ones are removed); manual ones are kept. */
       keep: z.number().int().min(1).max(1000).default(7),
     })
