@@ -250,6 +250,8 @@ describe('merge', () => {
       'Deploy billing from the ops repo: staging first, then production after smoke tests pass',
       'Deploy billing from the ops repo: staging first, then production after smoke tests pass\nPage on-call.',
     );
+    const [runbook] = await remember('The billing runbook lists every alert and its owner');
+    await t.cli.call('link.create', { from: drop!, to: runbook!, type: 'supports', weight: 0.7 });
     const dry = await run(['merge'], true);
     expect(phase(dry, 'merge').proposals).toBe(1);
     await run(['merge']);
@@ -270,7 +272,10 @@ describe('merge', () => {
     const kept = await t.cli.call('memory.get', { id: keep! });
     expect(kept.title).toBe('Deploying billing');
     expect(kept.content).toMatch(/Page on-call\.\nEdited\.$/);
-    expect(kept.links.outgoing).toEqual([]); // the forgotten memory's link is hidden
+    // The merged-away memory's link moved to the kept one; its supersedes link is hidden.
+    expect(kept.links.outgoing.map((l) => [l.to, l.type, l.weight])).toEqual([
+      [runbook, 'supports', 0.7],
+    ]);
     const history = await t.cli.call('memory.history', { id: keep! });
     expect(history.versions[0]!.content).toBe(
       'Deploy billing from the ops repo: staging first, then production after smoke tests pass',

@@ -13,6 +13,7 @@ import type {
 } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
 import type { ParsedArgs } from '../../../shared/api';
+import type { LinkType } from '../../../shared/schemas';
 import { createLink } from '../memory/links';
 import { actorName, iso, isoOrNull } from '../memory/model';
 import { applyChange, forgetMemory, stateOf } from '../memory/mutate';
@@ -163,6 +164,49 @@ function loadPending(store: OpenStore, ids: string[]): ReviewRow[] {
   });
 }
 
+/**
+ * The merged-away memory's links to live memories move to the kept one (the stronger
+ * weight wins where both had the same link), so nothing recall could reach is lost.
+ */
+function moveLinks(
+  store: OpenStore,
+  actor: Actor,
+  keep: { rid: number; id: string },
+  drop: { rid: number },
+  now: number,
+): { from: string; to: string }[] {
+  const links = stmt(
+    store.db,
+    `SELECT l.src, l.dst, l.type, l.weight, o.id AS other FROM link l
+       JOIN memory o ON o.rid = CASE WHEN l.src = ? THEN l.dst ELSE l.src END
+      WHERE (l.src = ? OR l.dst = ?) AND o.deleted_at IS NULL AND o.rid <> ?
+      ORDER BY l.src, l.dst, l.type`,
+  ).all(drop.rid, drop.rid, drop.rid, keep.rid) as {
+    src: number;
+    dst: number;
+    type: LinkType;
+    weight: number;
+    other: string;
+  }[];
+  const existing = stmt(store.db, 'SELECT weight FROM link WHERE src = ? AND dst = ? AND type = ?');
+  const moved: { from: string; to: string }[] = [];
+  for (const l of links) {
+    const outgoing = l.src === drop.rid;
+    const otherRid = outgoing ? l.dst : l.src;
+    const had = existing.get(
+      outgoing ? keep.rid : otherRid,
+      outgoing ? otherRid : keep.rid,
+      l.type,
+    ) as { weight: number } | undefined;
+    if (had && had.weight >= l.weight) continue;
+    const from = outgoing ? keep.id : l.other;
+    const to = outgoing ? l.other : keep.id;
+    createLink(store, actor, { from, to, type: l.type, weight: l.weight }, now);
+    moved.push({ from, to });
+  }
+  return moved;
+}
+
 export interface AcceptOutcome {
   result: ReviewDecideResult;
   created: CreatedMemory[];
@@ -278,6 +322,7 @@ export async function acceptReviews(
             store.db,
             'INSERT OR IGNORE INTO memory_alias (rid, alias, created_at) VALUES (?, ?, ?)',
           ).run(keep.rid, keep.title, now);
+        outcome.links.push(...moveLinks(store, actor, keep, drop, now));
         createLink(
           store,
           actor,
