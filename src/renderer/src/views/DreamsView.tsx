@@ -34,6 +34,12 @@ export default function DreamsView({ query }: ViewProps) {
     { refreshOn: ['dream.finished', 'review.changed'] },
   );
 
+  // Another store: its own cycles (a chosen cycle of the last store means nothing there).
+  useEffect(() => {
+    setSelected(null);
+    setLive(null);
+  }, [store]);
+
   // A cycle started elsewhere (the scheduler, the CLI, the tray) shows here too.
   const running = list.data?.running ?? null;
   useEffect(() => {

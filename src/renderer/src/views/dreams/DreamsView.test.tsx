@@ -145,6 +145,24 @@ describe('DreamsView', () => {
     expect(screen.getByRole('tab', { name: 'Review inbox (1)' })).toBeTruthy();
   });
 
+  it('follows the store: another store shows its own latest cycle', async () => {
+    const OTHER = '01JDREAMOTHER0000000000000';
+    const client = createFakeClient({
+      'dream.list': (a) => list([report(a.store === 'work' ? { id: OTHER, store: 'work' } : {})]),
+      'dream.get': (a) => report({ id: a.id, store: a.store ?? 'default' }),
+      'review.list': () => inbox([]),
+    });
+    renderWithClient(<DreamsView rest={[]} query={new URLSearchParams()} />, client, {
+      stores: ['default', 'work'],
+    });
+    await screen.findByRole('region', { name: `Cycle ${CYCLE}` });
+    // Chosen in the timeline: it belongs to this store only.
+    await userEvent.click(screen.getByRole('button', { name: /^Dream/ }));
+    act(() => useUiStore.getState().setStore('work'));
+    expect(await screen.findByRole('region', { name: `Cycle ${OTHER}` })).toBeTruthy();
+    expect(client.callsOf('dream.get').at(-1)).toEqual({ store: 'work', id: OTHER });
+  });
+
   it('says what to do first when there is no cycle', async () => {
     setup({ 'dream.list': () => list([], 0) });
     expect(await screen.findByRole('region', { name: 'No dream yet' })).toBeTruthy();
