@@ -121,7 +121,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
       // One line: the problem, then where to look.
-      outputError: (s, write) => write(`loci: ${s.replace(/^error: /, '').trim()} (see --help)\n`),
+      // (commander's "Did you mean …?" comes on a second line: joined into this one)
+      outputError: (s, write) =>
+        write(
+          `loci: ${s
+            .replace(/^error: /, '')
+            .trim()
+            .replace(/\s*\n\s*/g, ' ')} (see --help)\n`,
+        ),
     });
 
   const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions>();
