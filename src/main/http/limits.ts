@@ -1,5 +1,5 @@
 // Back-pressure against floods: at most N calls in flight per client, counted per MCP
-// session (or, before a session exists, per MCP client name), and per API caller (the
+// session (or, before a session exists, per connection), and per API caller (the
 // CLI, the observatory). Past the cap a call is answered 429 at once, before its body is
 // read, so one runaway agent cannot queue unbounded work in front of the others or of
 // the observatory. What it does not do: limit calls per minute (a loop of sequential
@@ -16,7 +16,11 @@ export function clientKey(req: IncomingMessage, path: string): string {
   };
   if (path === '/mcp') {
     const session = header('mcp-session-id');
-    return session ? `mcp:${session}` : `mcp-new:${header('mcp-client-id') ?? ''}`;
+    // Before a session exists (initialize), per connection: agents starting together
+    // must not share one budget.
+    return session
+      ? `mcp:${session}`
+      : `mcp-new:${req.socket.remoteAddress ?? ''}:${req.socket.remotePort ?? ''}`;
   }
   return header('x-loci-actor') === 'cli' ? 'api:cli' : 'api:ui';
 }
