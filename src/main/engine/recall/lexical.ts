@@ -1,11 +1,13 @@
 // Lexical candidates from FTS5: BM25 over title, content, tags and identifier parts,
 // ordered by rank with a LIMIT, tier by tier ("all terms", then "all but one", down to
-// the minimum-should-match floor). Filters apply in the same query so a LIMIT is never
-// spent on memories the caller may not see.
+// the minimum-should-match floor), after a first tier for the query quoted word for word
+// (a memory that contains the very phrase asked for outranks one that merely has its
+// words). Filters apply in the same query so a LIMIT is never spent on memories the
+// caller may not see.
 import type { Db } from '../store/database';
 import { FTS_WEIGHTS } from '../store/ftsIndex';
 import { stmt } from '../store/statements';
-import { queryTiers, type QueryUnit } from './terms';
+import { queryTiers, type QueryTier, type QueryUnit } from './terms';
 
 export interface LexicalHit {
   rid: number;
@@ -13,6 +15,8 @@ export interface LexicalHit {
   bm25: number;
   /** How many query units the memory matched at least. */
   matched: number;
+  /** It contains the query word for word. */
+  phrase?: boolean;
 }
 
 export interface Filter {
@@ -36,8 +40,12 @@ export function lexicalSearch(
   units: QueryUnit[],
   filter: Filter,
   limit: number,
+  phrase: string | null = null,
 ): LexicalResult {
-  const tiers = queryTiers(units);
+  const tiers: (QueryTier & { phrase?: boolean })[] = queryTiers(units);
+  // The phrase holds every word of the query, so its matches hold every unit.
+  if (phrase && units.length > 0)
+    tiers.unshift({ required: units.length, match: phrase, phrase: true });
   const hits: LexicalHit[] = [];
   const seen = new Set<number>();
   let tiersRun = 0;
@@ -54,7 +62,12 @@ export function lexicalSearch(
     for (const row of rows) {
       if (seen.has(row.rid)) continue;
       seen.add(row.rid);
-      hits.push({ rid: row.rid, bm25: -row.rank, matched: tier.required });
+      hits.push({
+        rid: row.rid,
+        bm25: -row.rank,
+        matched: tier.required,
+        ...(tier.phrase ? { phrase: true } : {}),
+      });
       if (hits.length >= limit) break;
     }
   }

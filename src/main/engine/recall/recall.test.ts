@@ -29,6 +29,29 @@ describe('lexical recall', () => {
     expect(r.results[0]!.score).toBeGreaterThan(r.results[1]!.score);
   });
 
+  it('puts the memory that quotes the query word for word first', async () => {
+    // Every memory has every word; only one has them in this order.
+    const quoting = await remember(
+      'Notes from Tuesday: the cache warms after deploy and the queue drains slowly.',
+    );
+    const others = [];
+    for (let i = 0; i < 12; i++)
+      others.push(
+        await remember(
+          `Item ${i}: deploy the queue, then after the cache drains the warms slowly note ${'x'.repeat(i)} cache cache queue queue deploy.`,
+        ),
+      );
+    const r = await t.cli.call('memory.recall', {
+      query: 'cache warms after deploy',
+      format: 'verbose',
+      explain: true,
+    });
+    expect(r.results[0]?.id).toBe(quoting);
+    const lexical = r.trace?.stages.find((s) => s.name === 'lexical');
+    expect(lexical?.items[0]?.note).toBe('the exact phrase');
+    expect(others).toContain(r.results[1]?.id);
+  });
+
   it('does not return memories matching one word of a two-word query', async () => {
     await remember('Postgres backups run nightly.');
     const r = await t.cli.call('memory.recall', { query: 'postgres replication' });

@@ -35,7 +35,7 @@ import { finalScore, mmr, rrf, setJaccard, wordSet } from './ranking';
 import type { Thresholds } from './calibration';
 import type { Recognizer } from './recognizer';
 import { spreadActivation } from './spreading';
-import { parseQuery } from './terms';
+import { parseQuery, queryPhrase } from './terms';
 import { searchVectors, type VectorHit, type VectorIndex } from './vectorIndex';
 import { injectionFlags } from '../write/injection';
 
@@ -285,7 +285,7 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
   const branchK = Math.min(100, args.limit * BRANCH_FACTOR);
   const lexical =
     units.length > 0
-      ? lexicalSearch(db, units, filter, branchK)
+      ? lexicalSearch(db, units, filter, branchK, queryPhrase(args.query))
       : { hits: [], units: 0, tiersRun: 0 };
   const lexicalMs = mark('lexical');
   trace.push({
@@ -295,7 +295,7 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
       lexical.hits.map((h) => ({
         rid: h.rid,
         score: h.bm25,
-        note: `${h.matched}/${lexical.units} terms`,
+        note: h.phrase ? 'the exact phrase' : `${h.matched}/${lexical.units} terms`,
       })),
     ),
     detail: { terms: lexical.units, tiers_run: lexical.tiersRun },

@@ -2,7 +2,14 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FTS_CREATE_SQL, ftsColumns } from '../store/ftsIndex';
-import { identifierTerms, minimumShouldMatch, parseQuery, queryTiers, splitWord } from './terms';
+import {
+  identifierTerms,
+  minimumShouldMatch,
+  parseQuery,
+  queryPhrase,
+  queryTiers,
+  splitWord,
+} from './terms';
 
 describe('splitWord', () => {
   it('splits camelCase, PascalCase, acronyms and letter/digit joins', () => {
@@ -159,5 +166,18 @@ describe('ASCII fast paths', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('queryPhrase', () => {
+  it('quotes the whole query, stopwords and all, from three words on', () => {
+    expect(queryPhrase('roll back the release')).toBe('"roll back the release"');
+    expect(queryPhrase('ops/deploy.sh --previous flag')).toBe('"ops deploy sh previous flag"');
+  });
+
+  it('leaves short, quoted and very long queries alone', () => {
+    expect(queryPhrase('deploy staging')).toBeNull();
+    expect(queryPhrase('"deploy staging" pipeline now')).toBeNull();
+    expect(queryPhrase(Array.from({ length: 17 }, (_, i) => `w${i}`).join(' '))).toBeNull();
   });
 });

@@ -82,6 +82,21 @@ function phrase(words: string[]): string {
   return quote(words.join(' '));
 }
 
+/** Words a phrase query may hold: past this a question is not a quotation. */
+export const MAX_PHRASE_WORDS = 16;
+
+/**
+ * The whole query as one FTS5 phrase (every word, stopwords too, in order), for a
+ * first tier that finds the memories quoting it: three words or more, no quotes of
+ * its own (those are phrases already), at most MAX_PHRASE_WORDS. Null otherwise.
+ */
+export function queryPhrase(query: string): string | null {
+  if (query.includes('"')) return null;
+  const words = query.match(WORD);
+  if (!words || words.length < 3 || words.length > MAX_PHRASE_WORDS) return null;
+  return phrase(words);
+}
+
 /** Units beyond this are dropped (shortest first): k-of-n queries grow as C(n, k). */
 export const MAX_QUERY_UNITS = 6;
 
