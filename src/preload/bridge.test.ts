@@ -67,7 +67,7 @@ describe('the preload bridge', () => {
 });
 
 describe('drops in the preload', () => {
-  function setUp(pathOf: (f: { name: string }) => string) {
+  function setUp(pathOf: (f: { name: string }) => string, store: string | null = null) {
     let listener: ((e: DropEventLike) => void) | null = null;
     let capture = false;
     const target = {
@@ -77,7 +77,12 @@ describe('drops in the preload', () => {
       },
     };
     const ipc = { send: vi.fn() };
-    listenForDrops(target, ipc, (f) => pathOf(f as { name: string }));
+    listenForDrops(
+      target,
+      ipc,
+      (f) => pathOf(f as { name: string }),
+      () => store,
+    );
     const drop = (names: string[], prevented = false) => {
       const event = {
         dataTransfer: { files: names.map((name) => ({ name })) },
@@ -95,7 +100,13 @@ describe('drops in the preload', () => {
     expect(capture()).toBe(true);
     const event = drop(['notes', 'a.md']);
     expect(event.preventDefault).toHaveBeenCalled();
-    expect(ipc.send).toHaveBeenCalledWith(IPC_DROP, ['/home/me/notes', '/home/me/a.md']);
+    expect(ipc.send).toHaveBeenCalledWith(IPC_DROP, ['/home/me/notes', '/home/me/a.md'], null);
+  });
+
+  it('sends the store the window shows along with the paths', () => {
+    const { drop, ipc } = setUp((f) => `/home/me/${f.name}`, 'work');
+    drop(['notes']);
+    expect(ipc.send).toHaveBeenCalledWith(IPC_DROP, ['/home/me/notes'], 'work');
   });
 
   it('leaves to the page a drop with a file that is not on disk, or nothing at all', () => {

@@ -72,7 +72,8 @@ export interface DropTarget {
 }
 
 /**
- * Files and folders dropped anywhere on the window are imported by their real paths: the
+ * Files and folders dropped anywhere on the window are imported by their real paths, into
+ * the store the window shows: the
  * listener runs first (capture, on the window), sends the paths to the main process and
  * marks the drop handled (`preventDefault`), which the observatory's own drop handlers
  * take as "already imported". A drop with any file that has no path on disk is left to
@@ -82,6 +83,8 @@ export function listenForDrops(
   target: DropTarget,
   ipc: Pick<IpcLike, 'send'>,
   pathForFile: PathForFile,
+  /** The store the window shows (the observatory keeps it in localStorage), if any. */
+  currentStore: () => string | null = () => null,
 ): void {
   target.addEventListener(
     'drop',
@@ -100,7 +103,13 @@ export function listenForDrops(
         paths.push(path);
       }
       event.preventDefault();
-      ipc.send(IPC_DROP, paths);
+      let store: string | null = null;
+      try {
+        store = currentStore();
+      } catch {
+        store = null;
+      }
+      ipc.send(IPC_DROP, paths, store);
     },
     true,
   );

@@ -121,7 +121,7 @@ export async function runDesktopApp(deps: DesktopDeps): Promise<void> {
     handlers: running.handlers,
     events: running.engine.events,
     window: () => (win && !win.isDestroyed() ? win.webContents : null),
-    onDrop: (paths) => void ingestDropped(paths, 'window'),
+    onDrop: (paths, store) => void ingestDropped(paths, 'window', store),
   });
 
   const trayIcon = (state: string) => {

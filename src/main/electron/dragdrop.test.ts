@@ -44,6 +44,15 @@ describe('drops', () => {
     expect(recalled.results[0]?.content).toMatch(/every Tuesday/);
   });
 
+  it('imports into the store the window shows', async () => {
+    await t.cli.call('store.create', { name: 'work' });
+    const ingest = createDropIngest({ handlers: t.handlers, showIngest: vi.fn(), notify: vi.fn() });
+    const report = await ingest([join(files, 'single.txt')], 'window', 'work');
+    expect(report?.store).toBe('work');
+    const inWork = await t.cli.call('memory.list', { store: 'work', limit: 10 });
+    expect(inWork.items.length).toBeGreaterThan(0);
+  });
+
   it('says why nothing was imported, and never calls the engine for it', async () => {
     const showIngest = vi.fn();
     const notify = vi.fn();

@@ -44,6 +44,8 @@ export function createDropIngest(options: DropIngestOptions) {
   return async function ingestDropped(
     paths: readonly string[],
     source: DropSource,
+    /** The store the window shows (the engine's default when absent). */
+    store?: string,
   ): Promise<IngestReport | null> {
     const checked = checkDroppedPaths(paths);
     if (checked.paths.length === 0) {
@@ -65,7 +67,7 @@ export function createDropIngest(options: DropIngestOptions) {
     try {
       return (await options.handlers.dispatch(
         'ingest.files',
-        { paths: checked.paths },
+        store ? { store, paths: checked.paths } : { paths: checked.paths },
         ctx,
       )) as IngestReport;
     } catch (err) {

@@ -143,6 +143,13 @@ describe('IPC', () => {
     drop(event, []);
     drop(event, ['/ok', 7]);
     drop(event, ['']);
-    expect(onDrop.mock.calls).toEqual([[['/home/me/notes']]]);
+    // The store the window shows goes along; a name that is not a store name does not.
+    drop(event, ['/home/me/work'], 'work');
+    drop(event, ['/home/me/x'], '../etc');
+    expect(onDrop.mock.calls).toEqual([
+      [['/home/me/notes'], undefined],
+      [['/home/me/work'], 'work'],
+      [['/home/me/x'], undefined],
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'ele
 import type { CallContext } from '../../shared/api';
 import { IPC_CALL, IPC_DROP, IPC_EVENT, type BridgeReply } from '../../shared/bridge';
 import { toErrorData } from '../../shared/errors';
+import { StoreNameSchema } from '../../shared/schemas';
 import { EVENT_NAMES, type EventMap, type EventName } from '../../shared/events';
 import { isAppUrl } from './window';
 
@@ -42,8 +43,8 @@ export interface IpcOptions {
   events: EventSource;
   /** The observatory window's webContents (null while there is none). */
   window: () => WebContents | null;
-  /** Real paths dropped on the window (already checked to come from it). */
-  onDrop: (paths: string[]) => void;
+  /** Real paths dropped on the window (already checked to come from it), and its store. */
+  onDrop: (paths: string[], store: string | undefined) => void;
 }
 
 const refusal: BridgeReply = {
@@ -66,11 +67,13 @@ export function registerIpc(options: IpcOptions): () => void {
     }
   });
 
-  const onDrop = (event: IpcMainEvent, paths: unknown) => {
+  const onDrop = (event: IpcMainEvent, paths: unknown, store: unknown) => {
     if (!isTrustedSender(event, window)) return;
     if (!Array.isArray(paths) || paths.length === 0) return;
     if (!paths.every((p): p is string => typeof p === 'string' && p.length > 0)) return;
-    options.onDrop(paths);
+    // A name that is not a store name is ignored: the engine's default store is used.
+    const named = StoreNameSchema.safeParse(store);
+    options.onDrop(paths, named.success ? named.data : undefined);
   };
   ipcMain.on(IPC_DROP, onDrop);
 
