@@ -3,35 +3,13 @@
 // daemon). A broken chain exits with 8, a doctor finding with 9; fixes ask first.
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
-import type {
-  AuditVerifyResult,
-  DoctorCheck,
-  DoctorReport,
-  LociClient,
-  MethodArgs,
-  MethodName,
-  MethodResult,
-} from '../../shared/api';
+import type { AuditVerifyResult, DoctorCheck, DoctorReport } from '../../shared/api';
 import { LociError } from '../../shared/errors';
-import type { EventMap, EventName } from '../../shared/events';
 import { table } from './format';
-import { confirm, progressBar, type CliIo, type Colors } from './io';
+import { confirm, progressBar, type Colors } from './io';
+import type { CommandContext, EventedCommandContext } from './context';
 
-export interface AuditCliContext {
-  io: CliIo;
-  c: Colors;
-  connect(cmd: Command): Promise<LociClient>;
-  call<M extends MethodName>(
-    cmd: Command,
-    method: M,
-    args: MethodArgs<M>,
-  ): Promise<MethodResult<M>>;
-  follow<E extends EventName>(event: E, listener: (payload: EventMap[E]) => void): () => void;
-  withStore<T extends object>(cmd: Command, args: T): T & { store?: string };
-  print<T>(cmd: Command, result: T, human: (r: T) => string): void;
-  /** Sets the exit code of a command that ran but found a problem. */
-  exitWith(code: number): void;
-}
+export type AuditCliContext = EventedCommandContext & Pick<CommandContext, 'exitWith'>;
 
 export const EXIT_BROKEN_CHAIN = 8;
 export const EXIT_DOCTOR_FINDINGS = 9;

@@ -7,27 +7,17 @@
 import type { Command } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { LociClient, MethodArgs, MethodName, MethodResult } from '../../shared/api';
 import { LociError } from '../../shared/errors';
 import { Engine } from '../engine/engine';
 import { restoreDatabase } from '../engine/store/backup';
 import { describeOwner, DataDirLock, isProcessAlive, readLock } from '../engine/store/lock';
 import { StoreRegistry } from '../engine/store/registry';
-import type { CliIo, Colors } from './io';
+import type { CommandContext } from './context';
 
-export interface BackupCliContext {
-  io: CliIo;
-  c: Colors;
-  call<M extends MethodName>(
-    cmd: Command,
-    method: M,
-    args: MethodArgs<M>,
-  ): Promise<MethodResult<M>>;
-  connect(cmd: Command): Promise<LociClient>;
-  withStore<T extends object>(cmd: Command, args: T): T & { store?: string };
-  print<T>(cmd: Command, result: T, human: (r: T) => string): void;
-  dataDirOf(cmd: Command): string;
-}
+export type BackupCliContext = Pick<
+  CommandContext,
+  'io' | 'c' | 'call' | 'connect' | 'withStore' | 'print' | 'dataDirOf'
+>;
 
 const kib = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
 

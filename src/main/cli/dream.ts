@@ -3,33 +3,13 @@
 // inbox. Calls through the same client as every other command, in-process or forwarded.
 import { InvalidArgumentError, type Command } from 'commander';
 import { monotonicFactory } from 'ulidx';
-import type {
-  DreamPhaseName,
-  DreamReport,
-  LociClient,
-  MethodArgs,
-  MethodName,
-  MethodResult,
-  ReviewItemView,
-} from '../../shared/api';
-import type { EventMap, EventName } from '../../shared/events';
+import type { DreamPhaseName, DreamReport, ReviewItemView } from '../../shared/api';
 import { DREAM_PHASES, REVIEW_KINDS } from '../../shared/schemas';
 import { table } from './format';
-import { progressBar, type CliIo, type Colors } from './io';
+import { progressBar, type Colors } from './io';
+import type { EventedCommandContext } from './context';
 
-export interface DreamCliContext {
-  io: CliIo;
-  c: Colors;
-  connect(cmd: Command): Promise<LociClient>;
-  call<M extends MethodName>(
-    cmd: Command,
-    method: M,
-    args: MethodArgs<M>,
-  ): Promise<MethodResult<M>>;
-  follow<E extends EventName>(event: E, listener: (payload: EventMap[E]) => void): () => void;
-  withStore<T extends object>(cmd: Command, args: T): T & { store?: string };
-  print<T>(cmd: Command, result: T, human: (r: T) => string): void;
-}
+export type DreamCliContext = EventedCommandContext;
 
 const newCycleId = monotonicFactory();
 

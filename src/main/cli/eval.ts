@@ -12,10 +12,10 @@ import {
   type EvalRunView,
 } from '../../shared/eval';
 import { describeIssues } from '../../shared/validation';
-import type { AuditCliContext } from './audit';
+import type { EventedCommandContext } from './context';
 import { table } from './format';
 
-type EvalCliContext = Omit<AuditCliContext, 'exitWith'>;
+type EvalCliContext = EventedCommandContext;
 
 /** A configuration file: the knobs themselves, or a config.json with a `recall` section. */
 export function readEvalConfig(file: string): EvalConfig {

@@ -4,33 +4,14 @@
 import { resolve as resolvePath } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { monotonicFactory } from 'ulidx';
-import type {
-  IngestFileReport,
-  IngestReport,
-  LociClient,
-  MethodArgs,
-  MethodName,
-  MethodResult,
-} from '../../shared/api';
+import type { IngestFileReport, IngestReport } from '../../shared/api';
 import { LociError } from '../../shared/errors';
-import type { EventMap, EventName } from '../../shared/events';
 import { LIMITS } from '../../shared/schemas';
 import { table } from './format';
-import { progressBar, type CliIo, type Colors } from './io';
+import { progressBar, type Colors } from './io';
+import type { EventedCommandContext } from './context';
 
-export interface IngestCliContext {
-  io: CliIo;
-  c: Colors;
-  connect(cmd: Command): Promise<LociClient>;
-  call<M extends MethodName>(
-    cmd: Command,
-    method: M,
-    args: MethodArgs<M>,
-  ): Promise<MethodResult<M>>;
-  follow<E extends EventName>(event: E, listener: (payload: EventMap[E]) => void): () => void;
-  withStore<T extends object>(cmd: Command, args: T): T & { store?: string };
-  print<T>(cmd: Command, result: T, human: (r: T) => string): void;
-}
+export type IngestCliContext = EventedCommandContext;
 
 const newBatchId = monotonicFactory();
 
