@@ -62,9 +62,13 @@ describe('the red-team corpus', () => {
       format: 'verbose',
     });
     expect(plain.results.find((h) => h.id === benign.id)?.flags).toEqual([]);
-    // Compact results stay as they were (no flags field).
+    // Compact results carry flags only when there are some: the agent is warned by default.
     const compact = await agent.call('memory.recall', { query: 'ignore previous instructions' });
-    expect(compact.results[0]).not.toHaveProperty('flags');
+    expect(compact.results[0]?.flags).toContain('instructions');
+    const compactBenign = await agent.call('memory.recall', { query: 'deploys tuesdays standup' });
+    const benignHit = compactBenign.results.find((h) => h.id === benign.id);
+    expect(benignHit).toBeDefined();
+    expect(benignHit).not.toHaveProperty('flags');
   });
 });
 

@@ -594,6 +594,9 @@ function toHit(
   const body = verbose
     ? { text: row.content, truncated: false }
     : truncateText(row.content, COMPACT_CHARS);
+  // Signs of instructions aimed at the reader: always in verbose results, and in compact
+  // ones whenever there are any, so an agent is warned by default.
+  const flags = injectionFlags(`${row.title}\n${row.content}`);
   return {
     id: row.id,
     title: row.title,
@@ -606,7 +609,7 @@ function toHit(
     why: scored.why,
     pinned: row.pinned === 1,
     quarantined: row.trust === 'quarantined',
-    ...(verbose ? { flags: injectionFlags(`${row.title}\n${row.content}`) } : {}),
+    ...(verbose || flags.length > 0 ? { flags } : {}),
     ...(verbose && scored.breakdown ? { breakdown: scored.breakdown } : {}),
   };
 }
