@@ -1,14 +1,56 @@
 // The two questions the Memories view asks before acting: erase (irreversible, names the
 // memory or counts them) and promote out of quarantine (explains what trusting it means).
 // Cancel has the focus first, so Enter alone never destroys anything.
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
-import { Icon } from '../../components/Icon';
+import { Icon, type IconName } from '../../components/Icon';
 import { formatCount } from '../../lib/format';
 import { describeTargets, type Target } from './useMemoryActions';
 
 const SHOWN = 5;
+
+/** Cancel (focused first) and the confirming button, busy while its action runs. */
+function DialogActions({
+  cancel,
+  variant,
+  icon,
+  onClose,
+  onConfirm,
+  children,
+}: {
+  cancel: RefObject<HTMLButtonElement | null>;
+  variant: 'danger' | 'primary';
+  icon: IconName;
+  onClose: () => void;
+  onConfirm: () => Promise<unknown>;
+  children: ReactNode;
+}) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <div className="mem-dialog-actions">
+      <Button ref={cancel} onClick={onClose} disabled={busy}>
+        Cancel
+      </Button>
+      <Button
+        variant={variant}
+        icon={icon}
+        busy={busy}
+        onClick={async () => {
+          setBusy(true);
+          try {
+            await onConfirm();
+          } finally {
+            setBusy(false);
+            onClose();
+          }
+        }}
+      >
+        {children}
+      </Button>
+    </div>
+  );
+}
 
 export function EraseDialog({
   targets,
@@ -20,7 +62,6 @@ export function EraseDialog({
   onConfirm: () => Promise<unknown>;
 }) {
   const cancel = useRef<HTMLButtonElement>(null);
-  const [busy, setBusy] = useState(false);
   const many = targets.length > 1;
   const title = `Erase ${describeTargets(targets)} for good?`;
   return (
@@ -50,27 +91,15 @@ export function EraseDialog({
           </ul>
         ) : null}
       </div>
-      <div className="mem-dialog-actions">
-        <Button ref={cancel} onClick={onClose} disabled={busy}>
-          Cancel
-        </Button>
-        <Button
-          variant="danger"
-          icon="trash"
-          busy={busy}
-          onClick={async () => {
-            setBusy(true);
-            try {
-              await onConfirm();
-            } finally {
-              setBusy(false);
-              onClose();
-            }
-          }}
-        >
-          {many ? `Erase ${formatCount(targets.length)} for good` : 'Erase for good'}
-        </Button>
-      </div>
+      <DialogActions
+        cancel={cancel}
+        variant="danger"
+        icon="trash"
+        onClose={onClose}
+        onConfirm={onConfirm}
+      >
+        {many ? `Erase ${formatCount(targets.length)} for good` : 'Erase for good'}
+      </DialogActions>
     </Dialog>
   );
 }
@@ -88,7 +117,6 @@ export function PromoteDialog({
   onConfirm: () => Promise<unknown>;
 }) {
   const cancel = useRef<HTMLButtonElement>(null);
-  const [busy, setBusy] = useState(false);
   return (
     <Dialog
       open
@@ -122,27 +150,15 @@ export function PromoteDialog({
           secret out first.
         </p>
       </div>
-      <div className="mem-dialog-actions">
-        <Button ref={cancel} onClick={onClose} disabled={busy}>
-          Cancel
-        </Button>
-        <Button
-          variant="primary"
-          icon="check"
-          busy={busy}
-          onClick={async () => {
-            setBusy(true);
-            try {
-              await onConfirm();
-            } finally {
-              setBusy(false);
-              onClose();
-            }
-          }}
-        >
-          Promote to trusted
-        </Button>
-      </div>
+      <DialogActions
+        cancel={cancel}
+        variant="primary"
+        icon="check"
+        onClose={onClose}
+        onConfirm={onConfirm}
+      >
+        Promote to trusted
+      </DialogActions>
     </Dialog>
   );
 }

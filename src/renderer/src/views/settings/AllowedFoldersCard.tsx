@@ -1,9 +1,10 @@
 // Allowed folders for agents: the MCP tool `ingest_file` reads files only inside these
 // (ingest.folders / ingest.setFolders). The observatory's own imports and `loci ingest`
 // are not limited by it: a person chose those files.
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { LociError } from '../../../../shared/errors';
 import { LIMITS } from '../../../../shared/schemas';
+import { CheckedField } from './CheckedField';
 import { Button } from '../../components/Button';
 import { ErrorState } from '../../components/ErrorState';
 import { Icon } from '../../components/Icon';
@@ -31,8 +32,6 @@ export function AllowedFoldersCard() {
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<LociError | null>(null);
-  const fieldId = useId();
-  const hintId = useId();
 
   const folders = saved ?? query.data?.folders ?? null;
   const path = value.trim();
@@ -117,32 +116,21 @@ export function AllowedFoldersCard() {
             </ul>
           )}
           <form className="sv-create" onSubmit={(e) => void add(e)} noValidate>
-            <label htmlFor={fieldId} className="sv-label">
-              Folder to allow
-            </label>
-            <div className="sv-row">
-              <input
-                id={fieldId}
-                className="input mono"
-                value={value}
-                placeholder="/home/me/notes"
-                onChange={(e) => {
-                  setValue(e.target.value);
-                  setError(null);
-                }}
-                onBlur={() => setTouched(true)}
-                autoComplete="off"
-                spellCheck={false}
-                aria-invalid={showProblem ? true : undefined}
-                aria-describedby={hintId}
-              />
-              <Button type="submit" icon="plus" busy={busy} disabled={path === ''}>
-                Allow folder
-              </Button>
-            </div>
-            <p id={hintId} className={showProblem ? 'sv-hint sv-hint-error' : 'sv-hint'}>
-              {showProblem ? problem : 'An absolute path on the machine Loci runs on.'}
-            </p>
+            <CheckedField
+              label="Folder to allow"
+              value={value}
+              onChange={(v) => {
+                setValue(v);
+                setError(null);
+              }}
+              onBlur={() => setTouched(true)}
+              placeholder="/home/me/notes"
+              mono
+              problem={showProblem || null}
+              hint="An absolute path on the machine Loci runs on."
+              submitLabel="Allow folder"
+              busy={busy}
+            />
           </form>
         </>
       )}

@@ -4,6 +4,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { StoreInfo } from '../../../../shared/api';
 import type { LociError } from '../../../../shared/errors';
+import { CheckedField } from './CheckedField';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { ErrorState } from '../../components/ErrorState';
@@ -121,8 +122,6 @@ function CreateForm({ taken, onCreated }: { taken: string[]; onCreated(info: Sto
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<LociError | null>(null);
-  const fieldId = useId();
-  const hintId = useId();
   const name = value.trim();
   const problem = storeNameProblem(name, taken);
   const showProblem = touched && name !== '' && problem;
@@ -147,34 +146,20 @@ function CreateForm({ taken, onCreated }: { taken: string[]; onCreated(info: Sto
 
   return (
     <form className="sv-create" onSubmit={(e) => void submit(e)} noValidate>
-      <label htmlFor={fieldId} className="sv-label">
-        New store
-      </label>
-      <div className="sv-row">
-        <input
-          id={fieldId}
-          className="input"
-          value={value}
-          placeholder="e.g. work or side-project"
-          onChange={(e) => {
-            setValue(e.target.value);
-            setError(null);
-          }}
-          onBlur={() => setTouched(true)}
-          autoComplete="off"
-          spellCheck={false}
-          aria-invalid={showProblem ? true : undefined}
-          aria-describedby={hintId}
-        />
-        <Button type="submit" icon="plus" busy={busy} disabled={name === ''}>
-          Create store
-        </Button>
-      </div>
-      <p id={hintId} className={showProblem ? 'sv-hint sv-hint-error' : 'sv-hint'}>
-        {showProblem
-          ? problem
-          : `A store is a separate memory: its own database, index and audit chain. ${STORE_NAME_HINT}`}
-      </p>
+      <CheckedField
+        label="New store"
+        value={value}
+        onChange={(v) => {
+          setValue(v);
+          setError(null);
+        }}
+        onBlur={() => setTouched(true)}
+        placeholder="e.g. work or side-project"
+        problem={showProblem || null}
+        hint={`A store is a separate memory: its own database, index and audit chain. ${STORE_NAME_HINT}`}
+        submitLabel="Create store"
+        busy={busy}
+      />
       {error ? <ErrorState compact title="Could not create the store" error={error} /> : null}
     </form>
   );
