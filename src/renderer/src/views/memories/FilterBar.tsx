@@ -84,6 +84,48 @@ function TagFilter() {
   );
 }
 
+const TRUST_CHOICES: readonly (readonly [TrustFilter, string])[] = [
+  ['any', 'Any'],
+  ['trusted', 'Trusted'],
+  ['quarantined', 'Quarantined'],
+];
+const PINNED_CHOICES: readonly (readonly [PinnedFilter, string])[] = [
+  ['any', 'Any'],
+  ['pinned', 'Pinned'],
+  ['unpinned', 'Not pinned'],
+];
+const DELETED_CHOICES: readonly (readonly [DeletedFilter, string])[] = [
+  ['exclude', 'Hidden'],
+  ['include', 'Included'],
+  ['only', 'Only'],
+];
+
+/** A labelled select over a fixed set of choices. */
+function ChoiceField<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: T;
+  options: readonly (readonly [T, string])[];
+  onChange(value: T): void;
+}) {
+  return (
+    <label className="mem-field">
+      <span className="mem-field-label">{label}</span>
+      <select value={value} onChange={(e) => onChange(e.target.value as T)}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export function FilterBar({ total }: { total: number | null }) {
   const store = useUiStore((s) => s.store);
   const filters = useMemoriesStore((s) => s.filters);
@@ -193,39 +235,24 @@ export function FilterBar({ total }: { total: number | null }) {
             ) : null}
           </select>
         </label>
-        <label className="mem-field">
-          <span className="mem-field-label">Trust</span>
-          <select
-            value={filters.trust}
-            onChange={(e) => setFilters({ trust: e.target.value as TrustFilter })}
-          >
-            <option value="any">Any</option>
-            <option value="trusted">Trusted</option>
-            <option value="quarantined">Quarantined</option>
-          </select>
-        </label>
-        <label className="mem-field">
-          <span className="mem-field-label">Pinned</span>
-          <select
-            value={filters.pinned}
-            onChange={(e) => setFilters({ pinned: e.target.value as PinnedFilter })}
-          >
-            <option value="any">Any</option>
-            <option value="pinned">Pinned</option>
-            <option value="unpinned">Not pinned</option>
-          </select>
-        </label>
-        <label className="mem-field">
-          <span className="mem-field-label">Forgotten</span>
-          <select
-            value={filters.deleted}
-            onChange={(e) => setFilters({ deleted: e.target.value as DeletedFilter })}
-          >
-            <option value="exclude">Hidden</option>
-            <option value="include">Included</option>
-            <option value="only">Only</option>
-          </select>
-        </label>
+        <ChoiceField
+          label="Trust"
+          value={filters.trust}
+          options={TRUST_CHOICES}
+          onChange={(trust) => setFilters({ trust })}
+        />
+        <ChoiceField
+          label="Pinned"
+          value={filters.pinned}
+          options={PINNED_CHOICES}
+          onChange={(pinned) => setFilters({ pinned })}
+        />
+        <ChoiceField
+          label="Forgotten"
+          value={filters.deleted}
+          options={DELETED_CHOICES}
+          onChange={(deleted) => setFilters({ deleted })}
+        />
         <label className="mem-check" htmlFor={`${ids}-risk`}>
           <input
             id={`${ids}-risk`}
