@@ -101,11 +101,9 @@ describe('loci (in-process)', () => {
   });
 
   it('gives one-line errors with distinct exit codes', async () => {
-    const short = await cli(home, ['remember', 'tiny']);
+    const short = await cli(home, ['remember', ' ']);
     expect(short.code).toBe(2);
-    expect(short.stderr).toBe(
-      'loci: content is too short: 4 bytes after normalisation; the minimum is 10 bytes\n',
-    );
+    expect(short.stderr).toBe('loci: content is empty: give at least one visible character\n');
     const usage = await cli(home, ['recall']);
     expect(usage.code).toBe(EXIT_CODES.usage);
     expect(usage.stderr).toMatch(/^loci: missing required argument 'query'/);

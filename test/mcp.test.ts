@@ -140,9 +140,9 @@ describe('MCP tools', () => {
 
   it('reports tool failures as isError results with a clear message', async () => {
     const c = await connect();
-    const short = await call(c, 'remember', { content: 'tiny' });
+    const short = await call(c, 'remember', { content: ' \t ' });
     expect(short.isError).toBe(true);
-    expect(text(short)).toMatch(/content is too short: 4 bytes .* minimum is 10 bytes/);
+    expect(text(short)).toMatch(/content is empty: give at least one visible character/);
     const extra = await call(c, 'recall', { query: 'x', colour: 'red' });
     expect(extra.isError).toBe(true);
     expect(text(extra)).toBe('Invalid arguments for recall: unknown field "colour"');

@@ -29,7 +29,6 @@ export const TRUST_LEVELS = ['trusted', 'quarantined'] as const;
 
 /** Limits that are part of the public contract. */
 export const LIMITS = {
-  contentMinBytes: 10,
   contentMaxBytes: 64 * 1024,
   titleMaxChars: 200,
   tagMaxChars: 100,

@@ -90,7 +90,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
       name: 'remember',
       title: 'Remember',
       description:
-        'Store something worth keeping across sessions: a decision, a convention, a fact about the codebase or the user, a procedure that worked, a mistake to avoid. Write it as a self-contained note (10 bytes to 64 KiB). Returns the memory id; `duplicate: true` when the same text was already stored; `quarantined: true` when it looked like a credential (then it is kept out of recall until the user approves it — never store secrets).',
+        'Store something worth keeping across sessions: a decision, a convention, a fact about the codebase or the user, a procedure that worked, a mistake to avoid. Write it as a self-contained note (up to 64 KiB). Returns the memory id; `duplicate: true` when the same text was already stored; `quarantined: true` when it looked like a credential (then it is kept out of recall until the user approves it — never store secrets).',
       schema: z.strictObject({
         content: z.string().describe('The note itself, self-contained.'),
         title: z

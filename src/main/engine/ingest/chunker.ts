@@ -10,7 +10,7 @@ export interface ChunkOptions {
   maxChunks: number;
 }
 
-/** Shortest chunk worth keeping on its own (the write gate's minimum is 10 bytes). */
+/** Shortest chunk worth keeping on its own: a shorter scrap joins its neighbour. */
 const MIN_CHUNK_CHARS = 24;
 
 function tooMany(max: number): ParseRefusal {

@@ -11,7 +11,8 @@ import {
   type RememberItem,
 } from '../memory/remember';
 import type { OpenStore } from '../store/registry';
-import { normalizeText, utf8Bytes } from '../write/gate';
+import { hasVisibleText } from '../../../shared/text';
+import { normalizeText } from '../write/gate';
 import { injectionReasons } from '../write/injection';
 import type { Chunk, DocInfo } from './types';
 
@@ -88,8 +89,8 @@ export function fileTags(f: FileToWrite): string[] {
 
 /** Everything before the transaction: normalising, the secret scan, appraisal. */
 export async function prepareFile(f: FileToWrite): Promise<Prepared> {
-  // A chunk the write gate would refuse as too short is not worth a memory.
-  const chunks = f.chunks.filter((c) => utf8Bytes(normalizeText(c.text)) >= LIMITS.contentMinBytes);
+  // A chunk with nothing visible in it is one the write gate would refuse.
+  const chunks = f.chunks.filter((c) => hasVisibleText(normalizeText(c.text)));
   const tags = fileTags(f);
   const source = tagValue(`file:${f.name}`).slice(0, 200);
   const doc: RememberItem = {

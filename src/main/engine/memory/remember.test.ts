@@ -74,10 +74,17 @@ describe('memory.remember', () => {
     });
   });
 
-  it('rejects content outside 10 B – 64 KiB and unknown fields, naming the problem', async () => {
-    const short = await failure(t.cli.call('memory.remember', { content: 'too short' }));
-    expect(short?.code).toBe('invalid-args');
-    expect(short?.message).toMatch(/9 bytes .* minimum is 10 bytes/);
+  it('accepts a one-character memory', async () => {
+    const one = await t.cli.call('memory.remember', { content: 'y' });
+    expect((await t.cli.call('memory.get', { id: one.id })).content).toBe('y');
+    const yes = await t.cli.call('memory.remember', { content: 'Mel: Yes!' });
+    expect(yes.duplicate).toBe(false);
+  });
+
+  it('rejects empty content, content past 64 KiB and unknown fields, naming the problem', async () => {
+    const empty = await failure(t.cli.call('memory.remember', { content: ' \u200B ' }));
+    expect(empty?.code).toBe('invalid-args');
+    expect(empty?.message).toMatch(/content is empty: give at least one visible character/);
     const long = await failure(t.cli.call('memory.remember', { content: 'x'.repeat(65537) }));
     expect(long?.message).toMatch(/maximum is 65536 bytes/);
     const extra = await failure(
@@ -135,11 +142,11 @@ describe('memory.rememberMany', () => {
   it('writes nothing when one item is invalid, and says which', async () => {
     const err = await failure(
       t.cli.call('memory.rememberMany', {
-        items: [{ content: 'A perfectly fine memory' }, { content: 'tiny' }],
+        items: [{ content: 'A perfectly fine memory' }, { content: '  ' }],
       }),
     );
     expect(err?.code).toBe('invalid-args');
-    expect(err?.message).toMatch(/^item 1: content is too short/);
+    expect(err?.message).toMatch(/^item 1: content is empty/);
     expect((await t.cli.call('stats.get', {})).memories.live).toBe(0);
   });
 });

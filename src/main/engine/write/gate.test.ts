@@ -9,6 +9,7 @@ import {
   normalizeText,
   utf8Bytes,
 } from './gate';
+import { hasVisibleText } from '../../../shared/text';
 
 // eslint-disable-next-line no-control-regex
 const INVISIBLE = /[\u0000\u00AD\u180E\u200B-\u200D\u2060\uFEFF]/;
@@ -45,36 +46,49 @@ describe('normalizeText', () => {
 });
 
 describe('gateContent', () => {
-  it('accepts exactly 10 bytes and exactly 64 KiB', () => {
-    expect(gateContent('0123456789').bytes).toBe(10);
+  it('accepts one visible character and exactly 64 KiB', () => {
+    expect(gateContent('x').bytes).toBe(1);
+    expect(gateContent('  ?  ').content).toBe('?');
+    expect(gateContent('Use pnpm').content).toBe('Use pnpm');
+    expect(gateContent('Mel: Yes!').bytes).toBe(9);
+    expect(gateContent('日').bytes).toBe(3);
     expect(gateContent('x'.repeat(65536)).bytes).toBe(65536);
   });
 
-  it('rejects 9 bytes and 64 KiB + 1, naming the limit', () => {
-    expect(() => gateContent('012345678')).toThrowError(/minimum is 10 bytes/);
+  it('rejects empty or invisible content and 64 KiB + 1, naming the problem', () => {
+    expect(() => gateContent('')).toThrowError(/content is empty: give at least one visible/);
+    expect(() => gateContent(' \n\t ')).toThrowError(/content is empty/);
+    // Zero-width characters are stripped; a Hangul filler and a variation selector stay
+    // but are invisible, so the text is still empty to a reader.
+    expect(() => gateContent('\u200B\u200B')).toThrowError(/content is empty/);
+    expect(() => gateContent('\u3164\uFE0F')).toThrowError(
+      /its 6 bytes are only whitespace or invisible characters/,
+    );
     expect(() => gateContent('x'.repeat(65537))).toThrowError(/maximum is 65536 bytes \(64 KiB\)/);
     try {
-      gateContent('short');
+      gateContent('   ');
     } catch (err) {
       expect(err).toBeInstanceOf(LociError);
       expect((err as LociError).code).toBe('invalid-args');
-      expect((err as LociError).data).toMatchObject({ field: 'content', bytes: 5, min: 10 });
+      expect((err as LociError).data).toMatchObject({ field: 'content', bytes: 0 });
     }
   });
 
   it('measures bytes after normalisation, not characters', () => {
-    // Five characters of three bytes each: 15 bytes, accepted although only 5 characters.
+    // Five characters of three bytes each: 15 bytes.
     expect(gateContent('日本語です').bytes).toBe(15);
-    // Nine visible bytes padded with zero-width spaces are still 9 bytes.
-    expect(() => gateContent('123456789\u200B\u200B\u200B')).toThrowError(/too short/);
+    // Zero-width padding does not count.
+    expect(gateContent('123456789\u200B\u200B\u200B').bytes).toBe(9);
+    expect(() => gateContent('x'.repeat(65536) + '\u200B')).not.toThrow();
   });
 
   it('accepts content if and only if its normalised size is within bounds (property)', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.nat({ max: 3 }), (s, reps) => {
         const text = s.repeat(reps + 1);
-        const bytes = utf8Bytes(normalizeText(text));
-        const ok = bytes >= 10 && bytes <= 65536;
+        const normalized = normalizeText(text);
+        const bytes = utf8Bytes(normalized);
+        const ok = hasVisibleText(normalized) && bytes <= 65536;
         if (ok) expect(gateContent(text).hash).toBe(contentHash(normalizeText(text)));
         else expect(() => gateContent(text)).toThrow(LociError);
       }),

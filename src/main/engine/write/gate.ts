@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { LociError } from '../../../shared/errors';
 import { LIMITS } from '../../../shared/schemas';
+import { hasVisibleText } from '../../../shared/text';
 
 /**
  * Zero-width and invisible formatting characters: ZERO WIDTH SPACE, NON-JOINER, JOINER,
@@ -31,15 +32,20 @@ export function contentHash(normalized: string): string {
   return createHash('sha256').update(normalized, 'utf8').digest('hex');
 }
 
-/** Normalises content and enforces 10 B – 64 KiB, naming the limit that was broken. */
+/**
+ * Normalises content and enforces its bounds: at least one visible character (a memory
+ * of "Yes!" or "Use pnpm" is a memory), at most 64 KiB, naming the limit that was broken.
+ */
 export function gateContent(raw: string): { content: string; hash: string; bytes: number } {
   const content = normalizeText(raw);
   const bytes = utf8Bytes(content);
-  if (bytes < LIMITS.contentMinBytes) {
+  if (!hasVisibleText(content)) {
     throw new LociError(
       'invalid-args',
-      `content is too short: ${bytes} bytes after normalisation; the minimum is ${LIMITS.contentMinBytes} bytes`,
-      { field: 'content', bytes, min: LIMITS.contentMinBytes },
+      bytes === 0
+        ? 'content is empty: give at least one visible character'
+        : `content is empty: its ${bytes} bytes are only whitespace or invisible characters after normalisation; give at least one visible character`,
+      { field: 'content', bytes },
     );
   }
   if (bytes > LIMITS.contentMaxBytes) {

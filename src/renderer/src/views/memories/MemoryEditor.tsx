@@ -13,7 +13,8 @@ import { useEngineClient } from '../../lib/engineContext';
 import { formatCount } from '../../lib/format';
 import { toLociError } from '../../lib/useEngineQuery';
 import { useUiStore } from '../../stores/uiStore';
-import { CONTENT_MAX_BYTES, CONTENT_MIN_BYTES, TITLE_MAX_CHARS, utf8Bytes } from './model';
+import { hasVisibleText } from '../../../../shared/text';
+import { CONTENT_MAX_BYTES, TITLE_MAX_CHARS, utf8Bytes } from './model';
 
 export function MemoryEditor({
   memory,
@@ -43,8 +44,8 @@ export function MemoryEditor({
 
   const bytes = utf8Bytes(content);
   const contentProblem =
-    bytes < CONTENT_MIN_BYTES
-      ? `The text needs at least ${CONTENT_MIN_BYTES} bytes.`
+    !hasVisibleText(content)
+      ? 'The text cannot be empty.'
       : bytes > CONTENT_MAX_BYTES
         ? `The text is ${formatCount(bytes)} bytes; at most ${formatCount(CONTENT_MAX_BYTES)}.`
         : null;

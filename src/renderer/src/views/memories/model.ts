@@ -16,7 +16,6 @@ export const RECALL_LIMIT_MAX: (typeof LIMITS)['recallLimitMax'] = 100;
 export const TAG_MAX_CHARS: (typeof LIMITS)['tagMaxChars'] = 100;
 export const TAGS_MAX: (typeof LIMITS)['tagsMax'] = 32;
 export const TITLE_MAX_CHARS: (typeof LIMITS)['titleMaxChars'] = 200;
-export const CONTENT_MIN_BYTES: (typeof LIMITS)['contentMinBytes'] = 10;
 export const CONTENT_MAX_BYTES: (typeof LIMITS)['contentMaxBytes'] = 64 * 1024;
 export const QUERY_MAX_CHARS: (typeof LIMITS)['queryMaxChars'] = 2000;
 
