@@ -120,8 +120,18 @@ export interface ScoreBreakdown {
   /** Cosine similarity to the query; null when not a vector candidate. */
   vector: number | null;
   vector_rank: number | null;
-  /** Reciprocal rank fusion of the two, normalised to 0–1. */
+  /** The two branches fused, before the conversation signals (0–1). */
   fused: number;
+  /** Share of the query's IDF mass it holds (lexical, 0–1). */
+  coverage: number;
+  /** The query names its speaker. */
+  speaker: boolean;
+  /** How well when it happened fits a time the query names (0–1). */
+  time: number;
+  /** Relevance lent by a matching turn next to it in its session. */
+  neighbour: number;
+  /** Relevance after every signal, relative to the best candidate (0–1). */
+  relevance: number;
   /** Activation spread to it over links from other candidates. */
   spread: number;
   /** ACT-R base-level activation (before squashing to 0–1). */
@@ -135,6 +145,16 @@ export interface ScoreBreakdown {
   final: number;
 }
 
+/** How sure recall is, and on what it bases that. */
+export interface Confidence {
+  /** Probability (0–1) that the answer holds what was asked for. */
+  value: number;
+  /** high ≥ 0.7, medium ≥ 0.4, low below: a low answer is a lead to check, not a fact. */
+  level: 'high' | 'medium' | 'low';
+  /** In words: the evidence the probability comes from. */
+  basis: string;
+}
+
 export interface RecallHit {
   id: string;
   title: string;
@@ -144,7 +164,15 @@ export interface RecallHit {
   tags: string[];
   kind: MemoryKind;
   created_at: string;
+  /** When it happened or was said; present when given at `remember`. */
+  occurred_at?: string;
+  /** Its conversation or thread; present when given. */
+  session?: string;
+  /** Who said it; present when given. */
+  speaker?: string;
   score: number;
+  /** Probability (0–1) that this memory is one of those asked for. */
+  confidence: number;
   /** One line on why this memory was returned. */
   why: string;
   pinned: boolean;
@@ -195,6 +223,8 @@ export interface RecallResult {
   how: 'fastpath' | 'hybrid' | 'lexical';
   /** True when nothing relevant was found: `results` is then empty. */
   abstained: boolean;
+  /** How sure the answer is (also when it abstained: how sure that nothing is stored). */
+  confidence: Confidence;
   /** `off` when no embedding model is in use: vectors (if any) come from the hashing fallback. */
   semantic: 'on' | 'off';
   /** Plain-language notes on anything that made this answer weaker than usual. */
@@ -290,6 +320,12 @@ export interface MemorySummary {
   updated_at: string;
   deleted_at: string | null;
   version: number;
+  /** When it happened or was said, as given at `remember` (null: not given). */
+  occurred_at: string | null;
+  /** The conversation or thread it belongs to (null: none). */
+  session: string | null;
+  /** Who said it (null: not given). */
+  speaker: string | null;
 }
 
 export interface MemoryView extends Omit<MemorySummary, 'preview'> {

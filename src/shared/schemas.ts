@@ -31,6 +31,8 @@ export const TRUST_LEVELS = ['trusted', 'quarantined'] as const;
 export const LIMITS = {
   contentMaxBytes: 64 * 1024,
   titleMaxChars: 200,
+  sessionMaxChars: 200,
+  speakerMaxChars: 100,
   tagMaxChars: 100,
   tagsMax: 32,
   evidenceMax: 16,
@@ -79,6 +81,24 @@ export const TagSchema = z
   // eslint-disable-next-line no-control-regex
   .regex(/^[^\u0000-\u001f\u007f,]+$/, 'a tag cannot contain commas or control characters');
 
+/** A conversation or thread id, as the client names it (`claude:5f0c…`, `standup-2026-03-02`). */
+export const SessionSchema = z
+  .string()
+  .trim()
+  .min(1, 'a session id cannot be empty')
+  .max(LIMITS.sessionMaxChars, `a session id is at most ${LIMITS.sessionMaxChars} characters`)
+  // eslint-disable-next-line no-control-regex
+  .regex(/^[^\u0000-\u001f\u007f]+$/, 'a session id cannot contain control characters');
+
+/** Who said it: a person's or an agent's name as it appears in the conversation. */
+export const SpeakerSchema = z
+  .string()
+  .trim()
+  .min(1, 'a speaker cannot be empty')
+  .max(LIMITS.speakerMaxChars, `a speaker is at most ${LIMITS.speakerMaxChars} characters`)
+  // eslint-disable-next-line no-control-regex
+  .regex(/^[^\u0000-\u001f\u007f]+$/, 'a speaker cannot contain control characters');
+
 export const TagsSchema = z.array(TagSchema).max(LIMITS.tagsMax, `at most ${LIMITS.tagsMax} tags`);
 
 export const EvidenceSchema = z.strictObject({
@@ -100,6 +120,12 @@ export const RememberArgsSchema = z.strictObject({
   valid_to: TimestampSchema.optional(),
   evidence: z.array(EvidenceSchema).max(LIMITS.evidenceMax).optional(),
   pinned: z.boolean().optional(),
+  /** When the thing happened or was said (default: not known; `created_at` is when it was stored). */
+  occurred_at: TimestampSchema.optional(),
+  /** The conversation or thread it belongs to: recall reads a session's turns as neighbours. */
+  session: SessionSchema.optional(),
+  /** Who said it. */
+  speaker: SpeakerSchema.optional(),
 });
 
 export const RememberManyArgsSchema = z.strictObject({
@@ -118,6 +144,14 @@ export const RecallArgsSchema = z.strictObject({
   tags: TagsSchema.optional(),
   include_quarantined: z.boolean().default(false),
   as_of: TimestampSchema.optional(),
+  /** Only memories of this session. */
+  session: SessionSchema.optional(),
+  /** Only memories said by this speaker. */
+  speaker: SpeakerSchema.optional(),
+  /** Only memories that happened (or, without occurred_at, were stored) at or after this time. */
+  occurred_after: TimestampSchema.optional(),
+  /** … and before this time. */
+  occurred_before: TimestampSchema.optional(),
   max_tokens: z.number().int().min(LIMITS.maxTokensMin).max(LIMITS.maxTokensMax).optional(),
   format: z.enum(['compact', 'verbose']).default('compact'),
   /** A recall is a rehearsal of what it returns; browsing tools may opt out. */
@@ -163,12 +197,27 @@ export const ListArgsSchema = z
     offset: z.number().int().min(0).max(10_000_000).optional(),
     /** Only memories likely forgotten: FSRS retrievability below one half, not pinned. */
     at_risk: z.boolean().optional(),
+    /** Only memories of this session (conversation, thread). */
+    session: SessionSchema.optional(),
+    /** Only memories said by this speaker. */
+    speaker: SpeakerSchema.optional(),
+    /** Only memories that happened (without occurred_at: were stored) at or after this time. */
+    occurred_after: TimestampSchema.optional(),
+    /** … and before this time. */
+    occurred_before: TimestampSchema.optional(),
     limit: z.number().int().min(1).max(LIMITS.listLimitMax).default(50),
   })
   .refine((a) => a.cursor === undefined || a.offset === undefined, {
     message: 'give either cursor or offset, not both',
     path: ['offset'],
-  });
+  })
+  .refine(
+    (a) =>
+      a.occurred_after === undefined ||
+      a.occurred_before === undefined ||
+      Date.parse(a.occurred_after) < Date.parse(a.occurred_before),
+    { message: 'occurred_after must be earlier than occurred_before', path: ['occurred_after'] },
+  );
 
 const nullableTimestamp = TimestampSchema.nullable();
 
@@ -184,14 +233,28 @@ export const UpdateArgsSchema = z
     visibility: VisibilitySchema.optional(),
     valid_from: nullableTimestamp.optional(),
     valid_to: nullableTimestamp.optional(),
+    /** null clears it. */
+    occurred_at: nullableTimestamp.optional(),
+    session: SessionSchema.nullable().optional(),
+    speaker: SpeakerSchema.nullable().optional(),
     /** Optimistic concurrency: the update fails with `conflict` if the memory moved on. */
     expected_version: z.number().int().min(1).optional(),
   })
   .refine(
     (a) =>
-      [a.content, a.title, a.kind, a.tags, a.pinned, a.visibility, a.valid_from, a.valid_to].some(
-        (v) => v !== undefined,
-      ),
+      [
+        a.content,
+        a.title,
+        a.kind,
+        a.tags,
+        a.pinned,
+        a.visibility,
+        a.valid_from,
+        a.valid_to,
+        a.occurred_at,
+        a.session,
+        a.speaker,
+      ].some((v) => v !== undefined),
     { message: 'nothing to update: give at least one field to change' },
   );
 

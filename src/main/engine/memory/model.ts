@@ -27,6 +27,10 @@ export interface MemoryRow {
   pinned: number;
   deleted_at: number | null;
   content_hash: string;
+  /** When it happened or was said (epoch ms); null: only created_at is known. */
+  occurred_at: number | null;
+  session: string | null;
+  speaker: string | null;
   /** JSON array, from memory_tag. */
   tags: string;
 }
@@ -35,7 +39,7 @@ export interface MemoryRow {
 export const MEMORY_COLUMNS = `m.rid, m.id, m.title, m.content, m.kind, m.layer, m.source, m.evidence,
   m.trust, m.quarantine_reasons, m.visibility, m.owner, m.salience, m.valence, m.arousal,
   m.valid_from, m.valid_to, m.created_at, m.updated_at, m.version, m.pinned, m.deleted_at,
-  m.content_hash,
+  m.content_hash, m.occurred_at, m.session, m.speaker,
   COALESCE((SELECT json_group_array(tag) FROM memory_tag t WHERE t.rid = m.rid), '[]') AS tags`;
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
@@ -75,7 +79,15 @@ export function toSummary(row: MemoryRow): MemorySummary {
     updated_at: iso(row.updated_at),
     deleted_at: isoOrNull(row.deleted_at),
     version: row.version,
+    occurred_at: isoOrNull(row.occurred_at),
+    session: row.session,
+    speaker: row.speaker,
   };
+}
+
+/** When the memory's event took place as far as recall knows: said or happened, else stored. */
+export function eventTime(row: Pick<MemoryRow, 'occurred_at' | 'created_at'>): number {
+  return row.occurred_at ?? row.created_at;
 }
 
 // ------------------------------------------------------------ callers and visibility

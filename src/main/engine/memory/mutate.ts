@@ -6,6 +6,7 @@ import type { Actor, MutationResult } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
 import type { UpdateArgs } from '../../../shared/schemas';
 import { deriveTitle } from '../cognition/appraisal';
+import { speakersChanged } from '../recall/conversation';
 import { ftsInsert, ftsRemove, ftsReplace } from '../store/ftsIndex';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
@@ -34,6 +35,9 @@ export function stateOf(row: MemoryRow): AuditedState {
     trust: row.trust,
     valid_from: row.valid_from,
     valid_to: row.valid_to,
+    occurred_at: row.occurred_at,
+    session: row.session,
+    speaker: row.speaker,
   };
 }
 
@@ -76,6 +80,7 @@ export function applyChange(
       `UPDATE memory SET title = @title, content = @content, kind = @kind, pinned = @pinned,
           visibility = @visibility, owner = @owner, trust = @trust,
           quarantine_reasons = @quarantine_reasons, valid_from = @valid_from, valid_to = @valid_to,
+          occurred_at = @occurred_at, session = @session, speaker = @speaker,
           content_hash = @content_hash, version = @version, updated_at = @now
         WHERE rid = @rid`,
     ).run({
@@ -90,12 +95,16 @@ export function applyChange(
       quarantine_reasons: JSON.stringify(next.quarantine_reasons),
       valid_from: next.valid_from,
       valid_to: next.valid_to,
+      occurred_at: next.occurred_at,
+      session: next.session,
+      speaker: next.speaker,
       content_hash:
         next.content === row.content ? row.content_hash : gateContent(next.content).hash,
       version,
       now,
     });
     if (changed.includes('tags')) setTags(store, row.rid, next.tags);
+    if (changed.includes('speaker')) speakersChanged(store.db);
     if (changed.some((k) => k === 'title' || k === 'content' || k === 'tags')) {
       ftsReplace(store.db, row.rid, { title: next.title, content: next.content, tags: next.tags });
     }
@@ -136,7 +145,13 @@ export async function updateMemory(
     throw new LociError('invalid-args', 'the title cannot be empty', { field: 'title' });
   }
   const tags = args.tags !== undefined ? normalizeTags(args.tags) : undefined;
-  const scan = await scanSecrets([content ?? '', title ?? '', (tags ?? []).join('\n')].join('\n'));
+  const line = (v: string | null | undefined) =>
+    v === undefined || v === null ? v : normalizeLine(v) || null;
+  const session = line(args.session);
+  const speaker = line(args.speaker);
+  const scan = await scanSecrets(
+    [content ?? '', title ?? '', (tags ?? []).join('\n'), session ?? '', speaker ?? ''].join('\n'),
+  );
 
   const row = requireRow(store, actor, args.id);
   if (args.expected_version !== undefined && args.expected_version !== row.version) {
@@ -195,6 +210,9 @@ export async function updateMemory(
       quarantine_reasons: scan.rules.length > 0 ? newReasons : reasons,
       valid_from: validity.validFrom,
       valid_to: validity.validTo,
+      occurred_at: pick(args.occurred_at, row.occurred_at),
+      session: session === undefined ? row.session : session,
+      speaker: speaker === undefined ? row.speaker : speaker,
     },
     now(),
     'memory.update',

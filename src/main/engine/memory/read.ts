@@ -24,6 +24,7 @@ import {
   MEMORY_COLUMNS,
   parseEvidence,
   parseTags,
+  parseTime,
   toSummary,
   visibilityFilter,
   type MemoryRow,
@@ -202,6 +203,7 @@ function listFilters(
     );
     params.push(...tags);
   }
+  conversationFilters(args, where, params);
   if (args.at_risk) {
     // Retrievability below AT_RISK_BELOW: elapsed days beyond a fixed multiple of the
     // stability (see fsrs.ts). Pinned memories are never at risk.
@@ -213,6 +215,34 @@ function listFilters(
     params.push(now, AT_RISK_RATIO);
   }
   return { where, params };
+}
+
+/**
+ * The conversation filters list and recall share: a session, a speaker, and a time range
+ * on when the memory happened (its `occurred_at`, else when it was stored).
+ */
+export function conversationFilters(
+  args: { session?: string; speaker?: string; occurred_after?: string; occurred_before?: string },
+  where: string[],
+  params: unknown[],
+): void {
+  if (args.session !== undefined) {
+    where.push('m.session = ?');
+    params.push(args.session);
+  }
+  if (args.speaker !== undefined) {
+    // Names are matched as people write them: "mel" finds Mel's turns.
+    where.push('m.speaker = ? COLLATE NOCASE');
+    params.push(args.speaker);
+  }
+  if (args.occurred_after !== undefined) {
+    where.push('COALESCE(m.occurred_at, m.created_at) >= ?');
+    params.push(parseTime(args.occurred_after));
+  }
+  if (args.occurred_before !== undefined) {
+    where.push('COALESCE(m.occurred_at, m.created_at) < ?');
+    params.push(parseTime(args.occurred_before));
+  }
 }
 
 export function listMemories(

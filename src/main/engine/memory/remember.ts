@@ -8,6 +8,7 @@ import type { Evidence, MemoryKind, RememberArgs, Visibility } from '../../../sh
 import { appraiseAffect, appraiseSalience, deriveTitle, inferKind } from '../cognition/appraisal';
 import { newFsrsState, rehearse } from '../cognition/fsrs';
 import type { AuditChain } from '../audit/chain';
+import { speakersChanged } from '../recall/conversation';
 import { ftsInsert } from '../store/ftsIndex';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
@@ -29,6 +30,9 @@ export interface PreparedMemory {
   pinned: boolean;
   validFrom: number | null;
   validTo: number | null;
+  occurredAt: number | null;
+  session: string | null;
+  speaker: string | null;
   salience: number;
   valence: number;
   arousal: number;
@@ -76,6 +80,8 @@ function draft(item: RememberItem): Omit<PreparedMemory, 'secretRules'> & { scan
     item.valid_to ? parseTime(item.valid_to) : null,
   );
   const affect = appraiseAffect(content);
+  const session = item.session !== undefined ? normalizeLine(item.session) : '';
+  const speaker = item.speaker !== undefined ? normalizeLine(item.speaker) : '';
   return {
     content,
     hash,
@@ -87,11 +93,21 @@ function draft(item: RememberItem): Omit<PreparedMemory, 'secretRules'> & { scan
     pinned: item.pinned ?? false,
     validFrom,
     validTo,
+    occurredAt: item.occurred_at ? parseTime(item.occurred_at) : null,
+    session: session.length > 0 ? session : null,
+    speaker: speaker.length > 0 ? speaker : null,
     salience: appraiseSalience(content, affect, evidence),
     valence: affect.valence,
     arousal: affect.arousal,
     // Everything a person or agent wrote is scanned, not only the content.
-    scanned: [content, givenTitle, tags.join('\n'), ...evidence.map((e) => e.quote)].join('\n'),
+    scanned: [
+      content,
+      givenTitle,
+      tags.join('\n'),
+      session,
+      speaker,
+      ...evidence.map((e) => e.quote),
+    ].join('\n'),
   };
 }
 
@@ -106,10 +122,14 @@ export interface AuditedState {
   trust: string;
   valid_from: number | null;
   valid_to: number | null;
+  occurred_at: number | null;
+  session: string | null;
+  speaker: string | null;
 }
 
 export function fingerprintMemory(audit: AuditChain, state: AuditedState): string {
   const { title, content, kind, tags, pinned, visibility, trust, valid_from, valid_to } = state;
+  const { occurred_at, session, speaker } = state;
   return audit.fingerprint({
     title,
     content,
@@ -120,6 +140,10 @@ export function fingerprintMemory(audit: AuditChain, state: AuditedState): strin
     trust,
     valid_from,
     valid_to,
+    // Only when set, so a memory without them fingerprints as it did before they existed.
+    ...(occurred_at !== null ? { occurred_at } : {}),
+    ...(session !== null ? { session } : {}),
+    ...(speaker !== null ? { speaker } : {}),
   });
 }
 
@@ -129,10 +153,6 @@ export interface InsertOptions {
   now: number;
 }
 
-/**
- * Writes prepared memories in one transaction. Exact duplicates (same normalised
- * content, visible to the caller, not deleted) return the existing id instead.
- */
 /** A memory a batch created, as the in-memory indexes need it (no need to read it back). */
 export interface CreatedMemory {
   id: string;
@@ -141,6 +161,11 @@ export interface CreatedMemory {
   content: string;
 }
 
+/**
+ * Writes prepared memories in one transaction. Exact duplicates return the existing id
+ * instead: the same normalised content, visible to the caller, not deleted — and, for a
+ * turn of a conversation, the same session and time ("Yes!" said twice is two turns).
+ */
 export function insertMemories(
   store: OpenStore,
   items: PreparedMemory[],
@@ -152,17 +177,18 @@ export function insertMemories(
   const findDuplicate = stmt(
     db,
     `SELECT m.id, m.trust FROM memory m
-      WHERE m.content_hash = ? AND m.deleted_at IS NULL AND ${vis.sql}
+      WHERE m.content_hash = ? AND m.session IS ? AND m.occurred_at IS ?
+        AND m.deleted_at IS NULL AND ${vis.sql}
       ORDER BY m.rid LIMIT 1`,
   );
   const insert = stmt(
     db,
     `INSERT INTO memory (id, title, content, kind, source, evidence, trust, quarantine_reasons,
         visibility, owner, salience, valence, arousal, valid_from, valid_to, created_at, updated_at,
-        version, pinned, content_hash)
+        version, pinned, content_hash, occurred_at, session, speaker)
      VALUES (@id, @title, @content, @kind, @source, @evidence, @trust, @quarantine_reasons,
         @visibility, @owner, @salience, @valence, @arousal, @valid_from, @valid_to, @now, @now,
-        1, @pinned, @content_hash)`,
+        1, @pinned, @content_hash, @occurred_at, @session, @speaker)`,
   );
   const insertTag = stmt(db, 'INSERT OR IGNORE INTO memory_tag (rid, tag) VALUES (?, ?)');
   const who = actorName(actor);
@@ -175,14 +201,18 @@ export function insertMemories(
     const created: CreatedMemory[] = [];
     const inBatch = new Map<string, RememberResult>();
     for (const item of items) {
-      const dupKey = item.hash;
+      const dupKey = `${item.hash}\u0000${item.session ?? ''}\u0000${item.occurredAt ?? ''}`;
       const earlier = inBatch.get(dupKey);
       if (earlier) {
         results.push({ ...earlier, duplicate: true });
         continue;
       }
-      const existing = findDuplicate.get(item.hash, ...vis.params) as
-        { id: string; trust: string } | undefined;
+      const existing = findDuplicate.get(
+        item.hash,
+        item.session,
+        item.occurredAt,
+        ...vis.params,
+      ) as { id: string; trust: string } | undefined;
       if (existing) {
         const r = {
           id: existing.id,
@@ -216,6 +246,9 @@ export function insertMemories(
         now,
         pinned: item.pinned ? 1 : 0,
         content_hash: item.hash,
+        occurred_at: item.occurredAt,
+        session: item.session,
+        speaker: item.speaker,
       });
       const rid = Number(info.lastInsertRowid);
       for (const tag of item.tags) insertTag.run(rid, tag);
@@ -238,6 +271,9 @@ export function insertMemories(
               trust,
               valid_from: item.validFrom,
               valid_to: item.validTo,
+              occurred_at: item.occurredAt,
+              session: item.session,
+              speaker: item.speaker,
             }),
             kind: item.kind,
             source: item.source ?? source,
@@ -252,6 +288,7 @@ export function insertMemories(
       created.push({ id, rid, title: item.title, content: item.content });
       inBatch.set(dupKey, r);
     }
+    if (items.some((i) => i.speaker !== null)) speakersChanged(db);
     return { results, created };
   })();
 }

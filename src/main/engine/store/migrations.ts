@@ -358,6 +358,25 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 9,
+    name: 'conversations: when a memory happened, its session and its speaker',
+    up(db) {
+      // occurred_at: when the thing happened or was said (epoch ms), apart from when it
+      // was stored. session: a thread or conversation id; a session's turns are ordered by
+      // when they happened (else when stored), then rid: recall reads them as neighbours.
+      // speaker: who said it.
+      db.exec(`
+        ALTER TABLE memory ADD COLUMN occurred_at INTEGER;
+        ALTER TABLE memory ADD COLUMN session TEXT;
+        ALTER TABLE memory ADD COLUMN speaker TEXT;
+        CREATE INDEX memory_session ON memory(session, COALESCE(occurred_at, created_at), rid)
+          WHERE session IS NOT NULL;
+        CREATE INDEX memory_occurred ON memory(occurred_at, rid) WHERE occurred_at IS NOT NULL;
+        CREATE INDEX memory_speaker ON memory(speaker) WHERE speaker IS NOT NULL;
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

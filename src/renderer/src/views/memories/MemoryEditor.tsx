@@ -43,12 +43,11 @@ export function MemoryEditor({
   }, [conflict, memory.version]);
 
   const bytes = utf8Bytes(content);
-  const contentProblem =
-    !hasVisibleText(content)
-      ? 'The text cannot be empty.'
-      : bytes > CONTENT_MAX_BYTES
-        ? `The text is ${formatCount(bytes)} bytes; at most ${formatCount(CONTENT_MAX_BYTES)}.`
-        : null;
+  const contentProblem = !hasVisibleText(content)
+    ? 'The text cannot be empty.'
+    : bytes > CONTENT_MAX_BYTES
+      ? `The text is ${formatCount(bytes)} bytes; at most ${formatCount(CONTENT_MAX_BYTES)}.`
+      : null;
   const titleProblem = title.trim() ? null : 'The title cannot be empty.';
 
   const patch = {

@@ -28,6 +28,9 @@ export function summaryFixture(i: number, overrides: Partial<MemorySummary> = {}
     updated_at: new Date(Date.UTC(2026, 0, 1) - i * 60_000).toISOString(),
     deleted_at: null,
     version: 1,
+    occurred_at: null,
+    session: null,
+    speaker: null,
     ...overrides,
   };
 }
@@ -58,6 +61,9 @@ export function viewFixture(overrides: Partial<MemoryView> = {}): MemoryView {
     updated_at: '2026-01-02T09:00:00Z',
     deleted_at: null,
     version: 2,
+    occurred_at: null,
+    session: null,
+    speaker: null,
     layer: 'long_term',
     owner: null,
     quarantine_reasons: [],
