@@ -53,6 +53,7 @@ export default tseslint.config(
       'models/**',
       'e2e/artifacts/**',
       'docs/**',
+      '.scratch/**',
     ],
   },
   js.configs.recommended,

@@ -55,7 +55,12 @@ describe('the red-team corpus', () => {
       limit: 5,
     });
     expect(verbose.results.length).toBeGreaterThan(0);
-    for (const hit of verbose.results) expect(hit.flags).toContain('instructions');
+    for (const hit of verbose.results) {
+      // Every attack is flagged; those holding every word of the query as instructions.
+      expect(hit.flags?.length, hit.content).toBeGreaterThan(0);
+      if (hit.breakdown?.coverage === 1) expect(hit.flags, hit.content).toContain('instructions');
+    }
+    expect(verbose.results[0]!.flags).toContain('instructions');
     const benign = await agent.call('memory.remember', { content: corpus.benign[1] as string });
     const plain = await agent.call('memory.recall', {
       query: 'deploys tuesdays standup',

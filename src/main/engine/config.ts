@@ -26,7 +26,24 @@ export const ConfigSchema = z.strictObject({
   recall: z
     .strictObject({
       weights: RankingWeightsSchema.prefault({}),
+      /**
+       * How lexical and vector relevance combine: `linear`, a weighted sum of the BM25
+       * score (relative to the best) and the cosine similarity; or `rrf`, reciprocal rank
+       * fusion with `rrf_k`. Measured on conversations, ranks throw away how much better
+       * the first match is, and linear fusion wins (docs/heuristics.md).
+       */
+      fusion: z.enum(['linear', 'rrf']).default('linear'),
       rrf_k: z.number().int().min(1).max(1000).default(60),
+      /** Share of relevance from vector similarity with a semantic model (linear fusion). */
+      vector_weight: z.number().min(0).max(1).default(0.5),
+      /** The same with the hashing fallback, whose similarity is shared spelling, not meaning. */
+      spelling_weight: z.number().min(0).max(1).default(0.15),
+      /** Share of a match's relevance lent to the turns just before and after it in its session. */
+      neighbour_weight: z.number().min(0).max(1).default(0.5),
+      /** Relevance gained (× 1 + this) by a memory whose speaker the query names. */
+      speaker_boost: z.number().min(0).max(3).default(0.5),
+      /** Relevance gained (× 1 + this) by a memory from a time the query names. */
+      time_boost: z.number().min(0).max(3).default(0.5),
       spread_hops: z.number().int().min(0).max(2).default(2),
       spread_decay: z.number().min(0).max(1).default(0.6),
       spread_nodes: z.number().int().min(0).max(50).default(50),

@@ -31,7 +31,7 @@ describe('engine events', () => {
     await t.cli.call('memory.recall', { query: 'event producing' });
     await t.cli.call('store.create', { name: 'work' });
     await t.cli.call('memory.update', { id: a.id, title: 'x' }).catch(() => undefined);
-    await t.cli.call('memory.remember', { content: 'bad' }).catch(() => undefined);
+    await t.cli.call('memory.remember', { content: ' \u200B ' }).catch(() => undefined);
     for (const off of offs) off();
     expect(seen).toEqual([
       { store: 'default', ids: [a.id], change: 'created', actor: 'mcp:cursor' },

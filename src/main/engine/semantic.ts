@@ -46,6 +46,33 @@ export type EmbedWrites = 'background' | 'await';
 
 /** In `await` mode, recall embeds up to this many waiting memories before it searches. */
 const AWAIT_BACKFILL_LIMIT = 512;
+/**
+ * Read your writes, in the daemon: a write of up to this many memories embeds them before
+ * it returns (at most WRITE_EMBED_MS; past that the background finishes them) …
+ */
+export const WRITE_EMBED_MAX = 16;
+export const WRITE_EMBED_MS = 2000;
+/**
+ * … and a recall first waits (at most QUERY_EMBED_MS) for a backlog of up to this many,
+ * so that what was just written is found by meaning too. A larger backlog (a bulk import,
+ * a model change) is not waited for: the answer says how many are not embedded yet.
+ */
+export const QUERY_EMBED_MAX = 256;
+export const QUERY_EMBED_MS = 3000;
+
+/** Resolves with the promise's outcome, or with `false` once `ms` have passed. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref?.();
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export interface SemanticOptions {
   dataDir: string;
@@ -200,7 +227,13 @@ export class Semantic {
       r.counted = null;
     }
     if (this.options.embedWrites === 'background') {
-      void this.scheduleBackfill(store);
+      const running = this.scheduleBackfill(store);
+      // A small write waits for its own vectors, within a bound: the next recall finds
+      // it by meaning too. The backfill embeds exactly what is pending, so a write made
+      // while it runs waits for the round that includes it.
+      if (created && created.length > 0 && created.length <= WRITE_EMBED_MAX) {
+        await within(running, WRITE_EMBED_MS);
+      }
       return;
     }
     // A one-shot process embeds what it wrote before it returns; a large backlog (after
@@ -296,7 +329,15 @@ export class Semantic {
     const status = this.embedding.status();
     let index = this.index(store);
     let pending = this.missing(store);
-    if (pending > 0 && this.options.embedWrites === 'background') void this.scheduleBackfill(store);
+    if (pending > 0 && this.options.embedWrites === 'background') {
+      const running = this.scheduleBackfill(store);
+      // Read your writes: a small backlog is embedded before the vector branch runs.
+      if (pending <= QUERY_EMBED_MAX && recallConfig.use_vectors) {
+        await within(running, QUERY_EMBED_MS);
+        index = this.index(store);
+        pending = this.missing(store);
+      }
+    }
     // A one-shot process (the CLI) embeds a few stragglers before it searches; a large
     // backlog (after a model change) is left to `loci embed`, and the answer says so.
     if (pending > 0 && pending <= AWAIT_BACKFILL_LIMIT && this.options.embedWrites === 'await') {

@@ -2,13 +2,29 @@
 // a close stand-in for the tokenizers of the models agents run on; the library is
 // loaded on first use because its tables take ~130 ms to read.
 
+import { LRUCache } from 'lru-cache';
+
 type Counter = (text: string) => number;
 let counter: Counter | null = null;
+
+/**
+ * Counts of texts seen lately: recall counts every result it returns, and the same
+ * memories come back again and again (a count is ~50 µs for a compact result).
+ */
+const counted = new LRUCache<string, number>({ max: 20_000 });
 
 export async function loadTokenCounter(): Promise<Counter> {
   if (!counter) {
     const mod = await import('gpt-tokenizer');
-    counter = (text: string) => mod.countTokens(text);
+    counter = (text: string) => {
+      if (text.length < 8) return text.length === 0 ? 0 : mod.countTokens(text);
+      let n = counted.get(text);
+      if (n === undefined) {
+        n = mod.countTokens(text);
+        counted.set(text, n);
+      }
+      return n;
+    };
   }
   return counter;
 }

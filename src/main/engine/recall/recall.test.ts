@@ -52,10 +52,35 @@ describe('lexical recall', () => {
     expect(others).toContain(r.results[1]?.id);
   });
 
-  it('does not return memories matching one word of a two-word query', async () => {
-    await remember('Postgres backups run nightly.');
+  it('returns the match of a two-word query when only one of its words is stored', async () => {
+    const id = await remember('Postgres backups run nightly.');
     const r = await t.cli.call('memory.recall', { query: 'postgres replication' });
-    expect(r).toMatchObject({ abstained: true, results: [] });
+    expect(r.abstained).toBe(false);
+    expect(r.results.map((h) => h.id)).toEqual([id]);
+    expect(r.results[0]!.why).toMatch(/matched 1 of 2 query terms/);
+    const code = await remember(
+      'def retry(fn, n=3):\n    for _ in range(n):\n        try: return fn()',
+    );
+    const found = await t.cli.call('memory.recall', { query: 'retry function' });
+    expect(found.results.map((h) => h.id)).toContain(code);
+  });
+
+  it('ranks memories holding more of the query, and the rarer words, first', async () => {
+    // "deploy" is in every memory, "canary" in two, "rollback" in one.
+    const both = await remember('A canary deploy needs a rollback plan written down first.');
+    const canary = await remember('The canary deploy runs on five percent of the traffic.');
+    await remember('Every deploy is announced in the team channel.');
+    await remember('The deploy window closes at five on Fridays.');
+    const r = await t.cli.call('memory.recall', {
+      query: 'canary deploy rollback',
+      format: 'verbose',
+    });
+    expect(r.results.slice(0, 2).map((h) => h.id)).toEqual([both, canary]);
+    expect(r.results[0]!.breakdown!.coverage).toBe(1);
+    const partial = r.results[1]!.breakdown!.coverage;
+    const common = r.results[2]!.breakdown!.coverage;
+    expect(partial).toBeGreaterThan(common);
+    expect(partial).toBeLessThan(1);
   });
 
   it('finds identifiers by their parts and by their exact spelling', async () => {

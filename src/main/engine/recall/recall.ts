@@ -26,12 +26,17 @@ import {
   visibilityFilter,
   type MemoryRow,
 } from '../memory/model';
+import { conversationFilters } from '../memory/read';
 import { readUseMany } from '../memory/state';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { applyBudget, loadTokenCounter, truncateText } from './budget';
-import { lexicalSearch, type Filter, type LexicalHit } from './lexical';
-import { finalScore, mmr, rrf, setJaccard, wordSet } from './ranking';
+import { emptyCandidate, fuseCandidates, type Candidate } from './candidates';
+import { assessEvidence, hitConfidence, type Evidence } from './confidence';
+import { namedSpeakers, storeSpeakers } from './conversation';
+import { lexicalSearch, type Filter } from './lexical';
+import { finalScore, mmr, setJaccard, wordSet } from './ranking';
+import { timeCues } from './timeQuery';
 import type { Thresholds } from './calibration';
 import type { Recognizer } from './recognizer';
 import { spreadActivation } from './spreading';
@@ -45,6 +50,20 @@ export type ParsedRecall = z.output<typeof RecallArgsSchema>;
 export const COMPACT_CHARS = 320;
 /** Candidates taken from each branch per requested result. */
 const BRANCH_FACTOR = 3;
+/** … and at least this many, so a small `limit` still ranks from a fair pool. */
+const MIN_BRANCH = 30;
+/**
+ * The recogniser answers only past an absolute bar and a margin over the runner-up; its
+ * answers were right this often on the evaluation sets (docs/heuristics.md).
+ */
+const RECOGNISED_CONFIDENCE = 0.9;
+const NAMED_CONFIDENCE: RecallResult['confidence'] = {
+  value: RECOGNISED_CONFIDENCE,
+  level: 'high',
+  basis: 'the query names a memory (the recogniser cleared its bar and its margin)',
+};
+/** Similarity below which two results do not count as redundant (MMR). */
+const MMR_TAU = 0.8;
 /** Fused candidates that seed spreading activation. */
 const SPREAD_SEEDS = 10;
 
@@ -90,6 +109,7 @@ export function recallFilter(args: ParsedRecall, actor: Actor): Filter {
     );
     params.push(...tags);
   }
+  conversationFilters(args, where, params);
   if (args.as_of) {
     const t = parseTime(args.as_of);
     where.push(
@@ -106,38 +126,31 @@ export function recallFilter(args: ParsedRecall, actor: Actor): Filter {
   return { sql: where.join(' AND '), params };
 }
 
-interface Candidate {
-  rid: number;
-  lexical: LexicalHit | null;
-  lexicalRank: number | null;
-  vector: VectorHit | null;
-  vectorRank: number | null;
-  fused: number;
-  spread: number;
-  row?: MemoryRow;
-  activation: number | null;
-  retrievability: number | null;
-  final: number;
-}
-
 const round = (v: number, digits = 3) => Math.round(v * 10 ** digits) / 10 ** digits;
 
 function why(c: Candidate, units: number, now: number, semantic: boolean): string {
   const parts: string[] = [];
   if (c.lexical) {
     parts.push(
-      c.lexical.matched === units
-        ? units === 1
-          ? 'matched the query term'
-          : `matched all ${units} query terms`
-        : `matched ${c.lexical.matched} of ${units} query terms`,
+      c.lexical.phrase
+        ? 'contains the query word for word'
+        : c.lexical.matched === units
+          ? units === 1
+            ? 'matched the query term'
+            : `matched all ${units} query terms`
+          : `matched ${c.lexical.matched} of ${units} query terms`,
     );
   }
   if (c.vector)
     parts.push(
       `${semantic ? 'similar in meaning' : 'similar in spelling'} (${c.vector.similarity.toFixed(2)})`,
     );
-  if (c.spread > 0 && !c.lexical && !c.vector) parts.push('linked to other results');
+  if (c.speaker) parts.push(`said by ${(c.row as MemoryRow).speaker}, whom the query names`);
+  if (c.time >= 0.5) parts.push('from the time the query names');
+  if (c.neighbour > 0 && (c.neighbour >= c.fused || (!c.lexical && !c.vector)))
+    parts.push('said next to a match in its session');
+  if (c.spread > 0 && !c.lexical && !c.vector && c.neighbour === 0)
+    parts.push('linked to other results');
   else if (c.spread > 0.05) parts.push('also linked to other results');
   const row = c.row as MemoryRow;
   if (row.valid_to !== null && row.valid_to <= now) parts.push(`valid until ${iso(row.valid_to)}`);
@@ -248,12 +261,20 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
       runner_up: recognized.best ? round(recognized.best.runnerUp, 4) : null,
     },
   });
-  if (recognized.hit) {
-    hydrate([recognized.hit.rid]);
-    const row = rowsByRid.get(recognized.hit.rid) as MemoryRow;
+  // A query that names one memory: that memory answers. Asked for one result, it is the
+  // whole answer; asked for more, it leads and the words of the query find the rest (no
+  // query embedding: the fast path stays fast).
+  const named = recognized.hit;
+  const namedWhy = named
+    ? `named by the query (recognised, ${named.score.toFixed(2)} vs ${named.runnerUp.toFixed(2)} for the next)`
+    : '';
+  if (named && (args.limit === 1 || units.length === 0)) {
+    hydrate([named.rid]);
+    const row = rowsByRid.get(named.rid) as MemoryRow;
     const hit = toHit(row, args, {
-      score: round(recognized.hit.score, 4),
-      why: `named by the query (recognised, ${recognized.hit.score.toFixed(2)} vs ${recognized.hit.runnerUp.toFixed(2)} for the next)`,
+      score: round(named.score, 4),
+      confidence: RECOGNISED_CONFIDENCE,
+      why: namedWhy,
       breakdown: null,
     });
     const budget = applyBudget([hit], args.max_tokens ?? null, count);
@@ -261,6 +282,7 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
     return finish({
       how: 'fastpath',
       abstained: false,
+      confidence: NAMED_CONFIDENCE,
       results: budget.kept,
       omitted: budget.omitted,
       tokens: { used: budget.used, max: args.max_tokens ?? null },
@@ -273,6 +295,7 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
       {
         how: ctx.vectors ? 'hybrid' : 'lexical',
         abstained: true,
+        confidence: { value: 0, level: 'low', basis: 'the query has no searchable words' },
         results: [],
         omitted: 0,
         tokens: { used: 0, max: args.max_tokens ?? null },
@@ -282,11 +305,8 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
   }
 
   // ---------------------------------------------------------------- 2. candidates
-  const branchK = Math.min(100, args.limit * BRANCH_FACTOR);
-  const lexical =
-    units.length > 0
-      ? lexicalSearch(db, units, filter, branchK, queryPhrase(args.query))
-      : { hits: [], units: 0, tiersRun: 0 };
+  const branchK = Math.min(100, Math.max(args.limit * BRANCH_FACTOR, MIN_BRANCH));
+  const lexical = lexicalSearch(db, units, filter, branchK, queryPhrase(args.query));
   const lexicalMs = mark('lexical');
   trace.push({
     name: 'lexical',
@@ -294,28 +314,28 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
     items: traceItems(
       lexical.hits.map((h) => ({
         rid: h.rid,
-        score: h.bm25,
+        score: h.score,
         note: h.phrase ? 'the exact phrase' : `${h.matched}/${lexical.units} terms`,
       })),
     ),
-    detail: { terms: lexical.units, tiers_run: lexical.tiersRun },
+    detail: {
+      terms: lexical.units,
+      queries_run: lexical.tiersRun,
+      idf: lexical.idf.map((v) => round(v, 2)),
+    },
   });
 
   let vectorHits: VectorHit[] = [];
   let belowBar: VectorHit[] = [];
   let vectorDetail: Record<string, unknown> = { used: false };
-  if (ctx.vectors) {
+  let queryVector: Float32Array | null = null;
+  if (ctx.vectors && !named) {
     const te = performance.now();
-    const [queryVector] = await ctx.vectors.embedder.embed([args.query], 'query');
+    const [embedded] = await ctx.vectors.embedder.embed([args.query], 'query');
+    queryVector = embedded as Float32Array;
     embedMs = performance.now() - te;
     mark('embed_wall');
-    const search = searchVectors(
-      db,
-      ctx.vectors.index,
-      queryVector as Float32Array,
-      branchK,
-      filter,
-    );
+    const search = searchVectors(db, ctx.vectors.index, queryVector, branchK, filter);
     // Below the floor a vector neighbour is off-topic noise, not a candidate.
     vectorHits = search.hits.filter((h) => h.similarity >= ctx.threshold.floor);
     belowBar = search.hits.filter((h) => h.similarity < ctx.threshold.value).slice(0, 3);
@@ -338,46 +358,55 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
   });
 
   // ---------------------------------------------------------------- 3. fusion
-  const branches = ctx.vectors ? 2 : 1;
-  const byRid = new Map<number, Candidate>();
-  const candidate = (rid: number) => {
-    let c = byRid.get(rid);
-    if (!c) {
-      c = {
-        rid,
-        lexical: null,
-        lexicalRank: null,
-        vector: null,
-        vectorRank: null,
-        fused: 0,
-        spread: 0,
-        activation: null,
-        retrievability: null,
-        final: 0,
-      };
-      byRid.set(rid, c);
-    }
-    return c;
-  };
-  lexical.hits.forEach((h, i) =>
-    Object.assign(candidate(h.rid), { lexical: h, lexicalRank: i + 1 }),
-  );
-  vectorHits.forEach((h, i) => Object.assign(candidate(h.rid), { vector: h, vectorRank: i + 1 }));
-  for (const c of byRid.values())
-    c.fused = rrf([c.lexicalRank, c.vectorRank], ctx.config.rrf_k, branches);
-  const fusedOrder = [...byRid.values()].sort((a, b) => b.fused - a.fused);
+  const time = timeCues(args.query, ctx.now);
+  const speakers = namedSpeakers(args.query, storeSpeakers(db));
+  const byRid = fuseCandidates({
+    db,
+    filter,
+    lexical: lexical.hits,
+    vectors: vectorHits,
+    semantic: ctx.semantic,
+    config: ctx.config,
+    speakers,
+    time,
+    rows: (rids) => {
+      hydrate(rids);
+      return new Map(
+        rids.flatMap((r) => (rowsByRid.has(r) ? [[r, rowsByRid.get(r) as MemoryRow]] : [])),
+      );
+    },
+    similarities: (rids) => {
+      const out = new Map<number, number>();
+      if (!queryVector) return out;
+      for (const [rid, v] of loadVectors(ctx, rids)) out.set(rid, dot(queryVector, v));
+      return out;
+    },
+  });
+  const fusedOrder = [...byRid.values()].sort((a, b) => b.relevance - a.relevance);
   const fusionMs = mark('fusion');
   trace.push({
     name: 'fusion',
     ms: fusionMs,
-    items: traceItems(fusedOrder.map((c) => ({ rid: c.rid, score: c.fused }))),
-    detail: { k: ctx.config.rrf_k },
+    items: traceItems(
+      fusedOrder.map((c) => ({
+        rid: c.rid,
+        score: c.relevance,
+        ...(c.neighbour > 0 && !c.lexical && !c.vector ? { note: 'next to a match' } : {}),
+      })),
+    ),
+    detail: {
+      method: ctx.config.fusion,
+      ...(ctx.config.fusion === 'rrf' ? { k: ctx.config.rrf_k } : {}),
+      speakers: [...speakers],
+      times: time.windows.map((w) => w.text).filter((t, i, all) => all.indexOf(t) === i),
+      recent: time.recent,
+    },
   });
 
   // ---------------------------------------------------------------- 4. spreading
   const spread = spreadActivation(
     db,
-    fusedOrder.slice(0, SPREAD_SEEDS).map((c) => ({ rid: c.rid, score: c.fused })),
+    fusedOrder.slice(0, SPREAD_SEEDS).map((c) => ({ rid: c.rid, score: c.relevance })),
     {
       hops: ctx.config.spread_hops,
       decay: ctx.config.spread_decay,
@@ -385,7 +414,14 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
     },
     filter,
   );
-  for (const [rid, energy] of spread) candidate(rid).spread = energy;
+  for (const [rid, energy] of spread) {
+    let c = byRid.get(rid);
+    if (!c) {
+      c = emptyCandidate(rid);
+      byRid.set(rid, c);
+    }
+    c.spread = energy;
+  }
   const spreadMs = mark('spreading');
   trace.push({
     name: 'spreading',
@@ -412,7 +448,7 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
     c.final = c.row
       ? finalScore(
           {
-            fused: c.fused,
+            fused: c.relevance,
             spread: c.spread,
             activation: c.activation,
             retrievability: c.retrievability,
@@ -433,14 +469,16 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
   });
 
   // ---------------------------------------------------------------- 6. abstention
-  const bestVector = vectorDetail.best as number | null | undefined;
-  const fullLexical = lexical.units >= 1 && lexical.hits.some((h) => h.matched === lexical.units);
-  const anyLexical = lexical.hits.length > 0;
-  // Evidence: a memory with every query term, or a vector neighbour above the bar. With
-  // no vectors at all, a lexical match of enough terms is the only evidence there is.
-  const strongVector = (bestVector ?? 0) >= ctx.threshold.value;
-  const evidence = fullLexical || (ctx.vectors ? strongVector : anyLexical);
-  const abstained = ranked.length === 0 || !evidence;
+  const evidence = assessEvidence({
+    lexical,
+    bestSimilarity: (vectorDetail.best as number | null | undefined) ?? null,
+    semantic: ctx.semantic && ctx.vectors !== null,
+    threshold: ctx.threshold,
+  });
+  ranked.forEach((c, i) => {
+    c.confidence = hitConfidence(c, i + 1, evidence);
+  });
+  const abstained = !named && (ranked.length === 0 || evidence.abstain);
   const abstentionMs = mark('abstention');
   trace.push({
     name: 'abstention',
@@ -448,11 +486,14 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
     items: [],
     detail: {
       abstained,
+      confidence: round(evidence.confidence, 3),
+      level: evidence.level,
+      basis: evidence.basis,
       threshold: round(ctx.threshold.value, 4),
       floor: round(ctx.threshold.floor, 4),
       threshold_source: ctx.threshold.source,
-      best_similarity: bestVector ?? null,
-      all_terms_matched: fullLexical,
+      best_similarity: (vectorDetail.best as number | null | undefined) ?? null,
+      best_coverage: round(evidence.coverage, 3),
     },
   });
   const units_ = lexical.units;
@@ -466,6 +507,7 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
         ...ranked.slice(0, 3).map((c) =>
           toHit(c.row as MemoryRow, args, {
             score: round(c.final, 4),
+            confidence: round(c.confidence, 3),
             why: `near miss: ${why(c, units_, ctx.now, ctx.semantic) || 'weak match'}`,
             breakdown: breakdown(c, units_),
           }),
@@ -475,6 +517,7 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
           .map((h) =>
             toHit(rowsByRid.get(h.rid) as MemoryRow, args, {
               score: round(h.similarity, 4),
+              confidence: 0,
               why: `near miss: ${ctx.semantic ? 'similarity' : 'spelling similarity'} ${h.similarity.toFixed(2)}, under the bar of ${bar}`,
               breakdown: null,
             }),
@@ -484,6 +527,7 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
     return finish({
       how: ctx.vectors ? 'hybrid' : 'lexical',
       abstained: true,
+      confidence: answerConfidence(evidence),
       results: [],
       ...(nearMisses ? { near_misses: nearMisses } : {}),
       omitted: 0,
@@ -514,11 +558,24 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
     (a, b) => {
       const va = vectors.get(a.rid);
       const vb = vectors.get(b.rid);
-      return va && vb ? dot(va, vb) : setJaccard(wordsOf(a), wordsOf(b));
+      const sim = va && vb ? dot(va, vb) : setJaccard(wordsOf(a), wordsOf(b));
+      // Only near-duplicates are redundant: two turns of one conversation about the same
+      // thing are both worth returning.
+      return Math.max(0, sim - MMR_TAU) / (1 - MMR_TAU);
     },
     args.limit,
     ctx.config.mmr_lambda,
   );
+  if (named) {
+    let lead = byRid.get(named.rid);
+    if (!lead) {
+      hydrate([named.rid]);
+      lead = { ...emptyCandidate(named.rid), row: rowsByRid.get(named.rid) as MemoryRow };
+    }
+    lead.confidence = RECOGNISED_CONFIDENCE;
+    const rest = chosen.filter((c) => c.rid !== named.rid);
+    chosen.splice(0, chosen.length, lead, ...rest.slice(0, args.limit - 1));
+  }
   const diversityMs = mark('diversity');
   trace.push({
     name: 'diversity',
@@ -531,8 +588,9 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
   const hits = chosen.map((c) => ({
     rid: c.rid,
     ...toHit(c.row as MemoryRow, args, {
-      score: round(c.final, 4),
-      why: why(c, units_, ctx.now, ctx.semantic),
+      score: round(named?.rid === c.rid ? Math.max(c.final, named.score) : c.final, 4),
+      confidence: round(c.confidence, 3),
+      why: named?.rid === c.rid ? namedWhy : why(c, units_, ctx.now, ctx.semantic),
       breakdown: breakdown(c, units_),
     }),
   }));
@@ -560,12 +618,17 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
     ctx.rehearse(rids, pairs);
   }
   return finish({
-    how: ctx.vectors ? 'hybrid' : 'lexical',
+    how: named ? 'fastpath' : ctx.vectors ? 'hybrid' : 'lexical',
     abstained: false,
+    confidence: named ? NAMED_CONFIDENCE : answerConfidence(evidence),
     results: budget.kept.map(({ rid: _rid, ...hit }) => hit),
     omitted: budget.omitted,
     tokens: { used: budget.used, max: args.max_tokens ?? null },
   });
+}
+
+function answerConfidence(e: Evidence): RecallResult['confidence'] {
+  return { value: round(e.confidence, 3), level: e.level, basis: e.basis };
 }
 
 function breakdown(c: Candidate, units: number): ScoreBreakdown {
@@ -575,6 +638,11 @@ function breakdown(c: Candidate, units: number): ScoreBreakdown {
     vector: c.vector ? round(c.vector.similarity, 4) : null,
     vector_rank: c.vectorRank,
     fused: round(c.fused, 4),
+    coverage: round(c.lexical?.coverage ?? 0, 4),
+    speaker: c.speaker,
+    time: round(c.time, 4),
+    neighbour: round(c.neighbour, 4),
+    relevance: round(c.relevance, 4),
     spread: round(c.spread, 4),
     activation: c.activation === null ? null : round(c.activation, 4),
     retrievability: c.retrievability === null ? null : round(c.retrievability, 4),
@@ -588,7 +656,7 @@ function breakdown(c: Candidate, units: number): ScoreBreakdown {
 function toHit(
   row: MemoryRow,
   args: ParsedRecall,
-  scored: { score: number; why: string; breakdown: ScoreBreakdown | null },
+  scored: { score: number; confidence: number; why: string; breakdown: ScoreBreakdown | null },
 ): RecallHit {
   const verbose = args.format === 'verbose';
   const body = verbose
@@ -605,7 +673,11 @@ function toHit(
     tags: parseTags(row),
     kind: row.kind,
     created_at: iso(row.created_at),
+    ...(row.occurred_at !== null ? { occurred_at: iso(row.occurred_at) } : {}),
+    ...(row.session !== null ? { session: row.session } : {}),
+    ...(row.speaker !== null ? { speaker: row.speaker } : {}),
     score: scored.score,
+    confidence: scored.confidence,
     why: scored.why,
     pinned: row.pinned === 1,
     quarantined: row.trust === 'quarantined',

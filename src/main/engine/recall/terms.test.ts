@@ -2,14 +2,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FTS_CREATE_SQL, ftsColumns } from '../store/ftsIndex';
-import {
-  identifierTerms,
-  minimumShouldMatch,
-  parseQuery,
-  queryPhrase,
-  queryTiers,
-  splitWord,
-} from './terms';
+import { identifierTerms, parseQuery, queryPhrase, splitWord } from './terms';
 
 describe('splitWord', () => {
   it('splits camelCase, PascalCase, acronyms and letter/digit joins', () => {
@@ -53,31 +46,21 @@ describe('parseQuery', () => {
     expect(parseQuery('who is it').map((u) => u.text)).toEqual(['who', 'is', 'it']);
   });
 
-  it('keeps at most six units, the longest', () => {
-    const units = parseQuery('alpha beta gamma delta epsilon zeta etaeta thetatheta');
-    expect(units).toHaveLength(6);
-    expect(units.map((u) => u.text)).toContain('thetatheta');
-  });
-});
-
-describe('queryTiers', () => {
-  it('never ORs single words together: tiers are at-least-k-of-n groups', () => {
-    const units = parseQuery('deploy staging pipeline');
-    const tiers = queryTiers(units);
-    expect(tiers.map((t) => t.required)).toEqual([3, 2]);
-    expect(tiers[0]?.match).toBe('("deploy" AND "staging" AND "pipeline")');
-    expect(tiers[1]?.match).toBe(
-      '("deploy" AND "staging") OR ("deploy" AND "pipeline") OR ("staging" AND "pipeline")',
+  it('keeps at most twelve units, the longest', () => {
+    const units = parseQuery(
+      'alpha beta gamma delta epsilon zeta etaeta thetatheta iota kappa lambda mu nu xi omicronomicron',
     );
+    expect(units).toHaveLength(12);
+    expect(units.map((u) => u.text)).toContain('omicronomicron');
+    expect(units.map((u) => u.text)).not.toContain('mu');
   });
 
-  it('requires every unit of one- and two-unit queries', () => {
-    expect(minimumShouldMatch(1)).toBe(1);
-    expect(minimumShouldMatch(2)).toBe(2);
-    expect(minimumShouldMatch(3)).toBe(2);
-    expect(minimumShouldMatch(4)).toBe(3);
-    expect(minimumShouldMatch(6)).toBe(4);
-    expect(queryTiers(parseQuery('staging deploy'))).toHaveLength(1);
+  it('lists the spellings of each unit as words', () => {
+    expect(parseQuery('getUserById max_tokens cache').map((u) => u.alternatives)).toEqual([
+      [['getUserById'], ['get', 'User', 'By', 'Id']],
+      [['max', 'tokens']],
+      [['cache']],
+    ]);
   });
 });
 
@@ -93,15 +76,15 @@ describe('queries against a real FTS5 index', () => {
     db
       .prepare('INSERT INTO memory_fts(rowid, title, content, tags, terms) VALUES (?, ?, ?, ?, ?)')
       .run(rowid, ...ftsColumns({ title: '', content: text, tags: [] }));
+  // Memories holding every unit of the query (what the all-terms query of recall finds).
   const search = (query: string) => {
-    const tiers = queryTiers(parseQuery(query));
+    const units = parseQuery(query);
     const found = new Set<number>();
-    for (const tier of tiers) {
-      for (const row of db
-        .prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?')
-        .all(tier.match) as { rowid: number }[]) {
-        found.add(row.rowid);
-      }
+    if (units.length === 0) return found;
+    for (const row of db
+      .prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?')
+      .all(units.map((u) => u.expr).join(' AND ')) as { rowid: number }[]) {
+      found.add(row.rowid);
     }
     return found;
   };
@@ -109,10 +92,14 @@ describe('queries against a real FTS5 index', () => {
   it('never produces FTS5 syntax errors, whatever the user types (property)', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 120 }), (query) => {
-        for (const tier of queryTiers(parseQuery(query))) {
-          db.prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? LIMIT 1').all(
-            tier.match,
-          );
+        const units = parseQuery(query);
+        const exprs = [
+          ...units.map((u) => u.expr),
+          units.map((u) => u.expr).join(' AND '),
+          units.map((u) => u.expr).join(' OR '),
+        ].filter((e) => e.length > 0);
+        for (const expr of exprs) {
+          db.prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? LIMIT 1').all(expr);
         }
       }),
       { numRuns: 500 },

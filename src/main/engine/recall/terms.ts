@@ -72,6 +72,11 @@ export interface QueryUnit {
   /** The text the user wrote for this unit (for explanations). */
   text: string;
   stopword: boolean;
+  /**
+   * Its spellings as words: one list per alternative, a phrase's words in order
+   * (`getUser` → [["getUser"], ["get", "User"]]).
+   */
+  alternatives: string[][];
 }
 
 function quote(s: string): string {
@@ -97,8 +102,11 @@ export function queryPhrase(query: string): string | null {
   return phrase(words);
 }
 
-/** Units beyond this are dropped (shortest first): k-of-n queries grow as C(n, k). */
-export const MAX_QUERY_UNITS = 6;
+/**
+ * Units beyond this are dropped (shortest first): each unit costs recall one indexed
+ * lookup per candidate for coverage, and a question past a dozen content words is prose.
+ */
+export const MAX_QUERY_UNITS = 12;
 
 /**
  * Parses a free-text query into units. Quoted parts stay phrases; an identifier
@@ -117,7 +125,7 @@ export function parseQuery(query: string): QueryUnit[] {
   const rest = query.replace(/"([^"]*)"/g, (_all, inner: string) => {
     const words = inner.match(WORD);
     if (words && words.length > 0)
-      push({ expr: phrase(words), text: `"${inner}"`, stopword: false });
+      push({ expr: phrase(words), text: `"${inner}"`, stopword: false, alternatives: [words] });
     return ' ';
   });
 
@@ -125,15 +133,25 @@ export function parseQuery(query: string): QueryUnit[] {
     const words = raw.match(WORD);
     if (!words || words.length === 0) continue;
     if (words.length > 1) {
-      push({ expr: phrase(words), text: raw, stopword: false });
+      push({ expr: phrase(words), text: raw, stopword: false, alternatives: [words] });
       continue;
     }
     const word = words[0] as string;
     const parts = splitWord(word);
     if (parts.length > 0) {
-      push({ expr: `(${quote(word)} OR ${phrase(parts)})`, text: raw, stopword: false });
+      push({
+        expr: `(${quote(word)} OR ${phrase(parts)})`,
+        text: raw,
+        stopword: false,
+        alternatives: [[word], parts],
+      });
     } else {
-      push({ expr: quote(word), text: raw, stopword: STOPWORDS.has(word.toLowerCase()) });
+      push({
+        expr: quote(word),
+        text: raw,
+        stopword: STOPWORDS.has(word.toLowerCase()),
+        alternatives: [[word]],
+      });
     }
   }
 
@@ -145,55 +163,4 @@ export function parseQuery(query: string): QueryUnit[] {
     [...kept].sort((a, b) => b.text.length - a.text.length).slice(0, MAX_QUERY_UNITS),
   );
   return kept.filter((u) => longest.has(u));
-}
-
-function combinations<T>(items: T[], k: number): T[][] {
-  const out: T[][] = [];
-  const pick = (start: number, acc: T[]) => {
-    if (acc.length === k) {
-      out.push([...acc]);
-      return;
-    }
-    for (let i = start; i <= items.length - (k - acc.length); i++) {
-      acc.push(items[i] as T);
-      pick(i + 1, acc);
-      acc.pop();
-    }
-  };
-  pick(0, []);
-  return out;
-}
-
-export interface QueryTier {
-  /** How many of the query's units a match must contain. */
-  required: number;
-  match: string;
-}
-
-/**
- * The least number of units a match must contain: all of them for one- and two-unit
- * queries, otherwise 60 % rounded up (3 → 2, 4 → 3, 5 → 3, 6 → 4).
- */
-export function minimumShouldMatch(n: number): number {
-  return n <= 2 ? n : Math.ceil(n * 0.6);
-}
-
-/**
- * The tiers of a query, strictest first: all units, then at least n-1 of them, down
- * to minimumShouldMatch(n). A tier is an OR of AND-groups ("at least k of n"), so a
- * query is never an OR of its words.
- */
-export function queryTiers(units: QueryUnit[]): QueryTier[] {
-  const n = units.length;
-  if (n === 0) return [];
-  const exprs = units.map((u) => u.expr);
-  const floor = minimumShouldMatch(n);
-  const tiers: QueryTier[] = [];
-  for (let k = n; k >= floor; k--) {
-    const groups = combinations(exprs, k).map((g) =>
-      g.length === 1 ? g[0] : `(${g.join(' AND ')})`,
-    );
-    tiers.push({ required: k, match: groups.join(' OR ') });
-  }
-  return tiers;
 }

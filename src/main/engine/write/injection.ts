@@ -4,6 +4,7 @@
 // quoted material, and chunks of ingested files (untrusted imports) that carry it are
 // quarantined until a person looks. Cheap, deterministic patterns; not a classifier:
 // the red-team corpus in test/fixtures/redteam measures what it catches and misses.
+import { LRUCache } from 'lru-cache';
 
 export type InjectionFlag = 'instructions' | 'role-markup' | 'exfiltration' | 'hidden-text';
 
@@ -50,7 +51,23 @@ const EXFILTRATION = [
 const HIDDEN =
   /[\u202A-\u202E\u2066-\u2069\u200B-\u200F\u2060-\u2064\uFEFF]|[\u{E0000}-\u{E007F}]/u;
 
+/** Flags of texts seen lately: recall flags every result it returns, again and again. */
+const flagged = new LRUCache<string, InjectionFlag[]>({
+  max: 5_000,
+  // Keys are whole memories (up to 64 KiB each): bound the characters held, not only the count.
+  maxSize: 20_000_000,
+  sizeCalculation: (_v, k) => k.length + 1,
+});
+
 export function injectionFlags(text: string): InjectionFlag[] {
+  const cached = flagged.get(text);
+  if (cached) return [...cached];
+  const flags = computeFlags(text);
+  flagged.set(text, flags);
+  return [...flags];
+}
+
+function computeFlags(text: string): InjectionFlag[] {
   const flags: InjectionFlag[] = [];
   // Hidden characters can also split a phrase to dodge the patterns: match on the text without them.
   const visible = text.replace(new RegExp(HIDDEN.source, 'gu'), '');

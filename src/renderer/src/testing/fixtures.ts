@@ -61,6 +61,7 @@ export function hitFixture(
     kind: 'semantic',
     created_at: '2026-02-01T09:00:00Z',
     score: 0.82,
+    confidence: 0.75,
     why: 'matched 2 of 2 terms',
     pinned: false,
     quarantined: false,
@@ -73,6 +74,10 @@ export function recallFixture(results: RecallHit[]): RecallResult {
     store: 'default',
     how: 'lexical',
     abstained: results.length === 0,
+    confidence:
+      results.length === 0
+        ? { value: 0.05, level: 'low', basis: "0 % of the query's weight in words" }
+        : { value: 0.8, level: 'high', basis: "100 % of the query's weight in words" },
     semantic: 'off',
     degraded: [],
     results,
