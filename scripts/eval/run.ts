@@ -1,282 +1,137 @@
-// npm run eval — retrieval quality on a dataset of memories and questions (JSONL), for
-// several recall configurations compared in one run:
-//   lexical            BM25 tiers only
-//   hybrid             + vector search (RRF), relevance only
-//   hybrid+activation  + ACT-R, FSRS and salience in the ranking (the default blend)
-//   full               + the recogniser fast path (the default configuration)
-// Prints recall@5/10, MRR and nDCG@10 with 95 % bootstrap intervals, abstention
-// precision/recall on unanswerable questions, per-category figures, and paired
-// bootstrap differences with the minimum detectable effect. Writes bench-results/eval.json.
+// npm run eval — recall quality, two suites in one run (bench-results/eval.json):
+//   devteam        memories and questions of an engineering team (eval/datasets/devteam),
+//                  four recall configurations (scripts/eval/devteam.ts)
+//   conversations  every turn of a conversation as one memory, every question one recall:
+//                  LoCoMo's development conversations (../shared/datasets/conversations-dev)
+//                  and our own team chat (eval/datasets/ferrylog), against a plain BM25
+//                  (scripts/eval/conversations/suite.ts)
+// With the real model (LOCI_MODEL_PATH, or ../shared/models when present) the hybrid and
+// full configurations run too; without it they are left out and the output says so.
 //
-//   npm run eval [-- --dataset eval/datasets/devteam] [--model-path DIR]
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { mkdtempSync } from 'node:fs';
-import { createHandlers, createInProcessClient } from '../../src/main/api';
-import { Engine } from '../../src/main/engine/engine';
-import type { LociClient } from '../../src/shared/api';
-import {
-  pairedDifference,
-  reciprocalRank,
-  recallAt,
-  ndcgAt,
-  summarize,
-  type QuestionOutcome,
-  type Summary,
-} from '../../src/main/engine/eval/metrics';
+//   npm run eval [-- --suite devteam|conversations] [--dataset DIR] [--conversations PATH]…
+//                [--model-path DIR] [--quick] [--fit-confidence]
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { resolve } from 'node:path';
+import { readConversationSet } from './conversations/dataset';
+import { fitConfidence } from './conversations/fit';
+import { byCategory, summarize } from './conversations/report';
+import { runConversationSuite, RECALL_LIMIT, type SystemRun } from './conversations/suite';
+import { runDevteam } from './devteam';
 
-interface MemoryRecord {
-  id: string;
-  content: string;
-  title?: string;
-  kind?: 'episodic' | 'semantic' | 'procedural' | 'affective' | 'prospective' | 'schematic';
-  tags?: string[];
-  valid_from?: string;
-  valid_to?: string;
-  links?: { to: string; type: string }[];
-}
-
-interface Question {
-  id: string;
-  query: string;
-  relevant: string[];
-  category: string;
-  as_of?: string;
-}
-
+const argv = process.argv.slice(2);
 const arg = (name: string) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
 };
-const datasetDir = resolve(arg('--dataset') ?? 'eval/datasets/devteam');
-const readJsonl = <T>(file: string): T[] =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as T);
-const memories = readJsonl<MemoryRecord>(join(datasetDir, 'memories.jsonl'));
-const questions = readJsonl<Question>(join(datasetDir, 'questions.jsonl'));
+const args = (name: string) =>
+  argv.flatMap((a, i) => (a === name && argv[i + 1] ? [argv[i + 1] as string] : []));
+const suite = arg('--suite') ?? 'all';
+if (!['all', 'devteam', 'conversations'].includes(suite)) {
+  console.error(`eval: --suite is devteam, conversations or all, not "${suite}"`);
+  process.exit(2);
+}
 
 const defaultModelPath = resolve('../shared/models');
 const modelPath =
   arg('--model-path') ??
   process.env.LOCI_MODEL_PATH ??
   (existsSync(defaultModelPath) ? defaultModelPath : '');
+const devSet = resolve('../shared/datasets/conversations-dev');
+const conversationPaths = args('--conversations').length
+  ? args('--conversations').map((p) => resolve(p))
+  : [...(existsSync(devSet) ? [devSet] : []), resolve('eval/datasets/ferrylog')];
 
-const CONFIGS: { name: string; recall: Record<string, unknown> }[] = [
-  {
-    name: 'lexical',
-    recall: {
-      use_vectors: false,
-      use_recognizer: false,
-      weights: { relevance: 1, activation: 0, retrievability: 0, salience: 0, pinned: 0 },
-    },
-  },
-  {
-    name: 'hybrid',
-    recall: {
-      use_recognizer: false,
-      weights: { relevance: 1, activation: 0, retrievability: 0, salience: 0, pinned: 0 },
-    },
-  },
-  { name: 'hybrid+activation', recall: { use_recognizer: false } },
-  { name: 'full', recall: {} },
-];
+const report: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  machine: `${cpus()[0]?.model ?? '?'} × ${cpus().length}`,
+  model_path: modelPath || null,
+};
 
-async function load(client: LociClient): Promise<Map<string, string>> {
-  const ids = new Map<string, string>();
-  const { results } = await client.call('memory.rememberMany', {
-    items: memories.map((m) => ({
-      content: m.content,
-      ...(m.title ? { title: m.title } : {}),
-      ...(m.kind ? { kind: m.kind } : {}),
-      ...(m.tags ? { tags: m.tags } : {}),
-      ...(m.valid_from ? { valid_from: m.valid_from } : {}),
-      ...(m.valid_to ? { valid_to: m.valid_to } : {}),
-    })),
-  });
-  memories.forEach((m, i) => ids.set(m.id, (results[i] as { id: string }).id));
-  for (const m of memories) {
-    for (const link of m.links ?? []) {
-      await client.call('link.create', {
-        from: ids.get(m.id) as string,
-        to: ids.get(link.to) as string,
-        type: link.type as 'related',
-        weight: link.type === 'supersedes' ? 1 : 0.6,
-      });
-    }
-  }
-  return ids;
-}
-
-async function runConfig(config: (typeof CONFIGS)[number]): Promise<{
-  outcomes: QuestionOutcome[];
-  semantic: string;
-  model: string;
-  p50: number;
-  threshold: string;
-}> {
-  const dir = mkdtempSync(join(tmpdir(), 'loci-eval-'));
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ recall: config.recall }));
-  const engine = await Engine.open({
-    dataDir: dir,
-    owner: 'bench',
-    embedWrites: 'await',
-    env: { LOCI_MODEL_PATH: modelPath },
-  });
-  const client = createInProcessClient(createHandlers(engine), { actor: { kind: 'cli' } });
-  try {
-    const ids = await load(client);
-    // As the daemon does once a store has 20 memories: set the abstention bar from the store.
-    const calibration =
-      config.recall.use_vectors === false ? null : await client.call('recall.calibrate', {});
-    const back = new Map([...ids.entries()].map(([k, v]) => [v, k]));
-    const outcomes: QuestionOutcome[] = [];
-    const times: number[] = [];
-    let semantic = 'off';
-    for (const q of questions) {
-      const t = performance.now();
-      const r = await client.call('memory.recall', {
-        query: q.query,
-        limit: 10,
-        rehearse: false,
-        ...(q.as_of ? { as_of: q.as_of } : {}),
-      });
-      times.push(performance.now() - t);
-      semantic = r.semantic;
-      outcomes.push({
-        id: q.id,
-        category: q.category,
-        relevant: q.relevant,
-        returned: r.results.map((h) => back.get(h.id) ?? h.id),
-        abstained: r.abstained,
-      });
-    }
-    times.sort((a, b) => a - b);
-    const stats = await client.call('stats.get', {});
-    return {
-      outcomes,
-      semantic,
-      model: stats.vectors.model,
-      p50: times[Math.floor(times.length / 2)] as number,
-      threshold: calibration
-        ? `${calibration.threshold} (balanced accuracy ${calibration.balanced_accuracy})`
-        : '—',
-    };
-  } finally {
-    await engine.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+if (suite !== 'conversations') {
+  console.log('## devteam\n');
+  report.devteam = await runDevteam(
+    resolve(arg('--dataset') ?? 'eval/datasets/devteam'),
+    modelPath,
+  );
+  console.log('');
 }
 
 const fmt = (x: number) => x.toFixed(3);
 const ci = (e: { mean: number; low: number; high: number }) =>
   `${fmt(e.mean)} [${fmt(e.low)}, ${fmt(e.high)}]`;
+const pct = (e: { mean: number; low: number; high: number }) =>
+  `${(e.mean * 100).toFixed(1)} % [${(e.low * 100).toFixed(1)}, ${(e.high * 100).toFixed(1)}]`;
 
-const results: {
-  name: string;
-  summary: Summary;
-  byCategory: Record<string, Summary>;
-  outcomes: QuestionOutcome[];
-  semantic: string;
-  model: string;
-  p50: number;
-  threshold: string;
-}[] = [];
-for (const config of CONFIGS) {
-  process.stderr.write(`eval: ${config.name}…\n`);
-  const run = await runConfig(config);
-  const categories = [...new Set(questions.map((q) => q.category))];
-  results.push({
-    name: config.name,
-    summary: summarize(run.outcomes),
-    byCategory: Object.fromEntries(
-      categories.map((c) => [c, summarize(run.outcomes.filter((o) => o.category === c))]),
-    ),
-    outcomes: run.outcomes,
-    semantic: run.semantic,
-    model: run.model,
-    p50: run.p50,
-    threshold: run.threshold,
-  });
-}
-
-const counts = Object.entries(
-  questions.reduce<Record<string, number>>(
-    (acc, q) => ({ ...acc, [q.category]: (acc[q.category] ?? 0) + 1 }),
-    {},
-  ),
-)
-  .map(([c, n]) => `${c} ${n}`)
-  .join(', ');
-console.log(
-  `dataset: ${datasetDir} — ${memories.length} memories, ${questions.length} questions (${counts})`,
-);
-console.log(
-  `embeddings: ${results[1]?.model} (semantic ${results[1]?.semantic}); calibrated abstention bar: ${results[1]?.threshold}; machine: ${cpus()[0]?.model ?? '?'} × ${cpus().length}\n`,
-);
-console.log(
-  '| configuration | recall@5 | recall@10 | MRR | nDCG@10 | abstention precision | abstention recall | false abstention | recall p50 (ms) |',
-);
-console.log('|---|---|---|---|---|---:|---:|---:|---:|');
-for (const r of results) {
-  const s = r.summary;
-  console.log(
-    `| ${r.name} | ${ci(s.recall5)} | ${ci(s.recall10)} | ${ci(s.mrr)} | ${ci(s.ndcg10)} | ${fmt(s.abstentionPrecision)} | ${fmt(s.abstentionRecall)} | ${fmt(s.falseAbstention)} | ${r.p50.toFixed(1)} |`,
-  );
-}
-
-console.log('\nnDCG@10 by category (95 % interval):\n');
-const categories = Object.keys(results[0]?.byCategory ?? {}).filter((c) => c !== 'unanswerable');
-console.log(`| configuration | ${categories.join(' | ')} |`);
-console.log(`|---|${categories.map(() => '---').join('|')}|`);
-for (const r of results)
-  console.log(`| ${r.name} | ${categories.map((c) => ci(r.byCategory[c]!.ndcg10)).join(' | ')} |`);
-
-console.log(
-  '\nPaired differences in nDCG@10 and MRR (answerable questions, 95 % bootstrap interval; MDE = minimum detectable effect at 80 % power):\n',
-);
-console.log('| comparison | Δ nDCG@10 | MDE | Δ MRR | MDE |');
-console.log('|---|---|---:|---|---:|');
-const answerableIds = new Set(questions.filter((q) => q.relevant.length > 0).map((q) => q.id));
-const metricOf = (r: (typeof results)[number], f: (o: QuestionOutcome) => number) =>
-  r.outcomes.filter((o) => answerableIds.has(o.id)).map(f);
-const pairs: [number, number][] = [];
-for (let i = 1; i < results.length; i++) {
-  pairs.push([0, i]);
-  if (i > 1) pairs.push([i - 1, i]);
-}
-for (const [a, b] of pairs) {
-  const base = results[a] as (typeof results)[number];
-  const cur = results[b] as (typeof results)[number];
-  const dn = pairedDifference(
-    metricOf(base, (o) => ndcgAt(o, 10)),
-    metricOf(cur, (o) => ndcgAt(o, 10)),
-  );
-  const dm = pairedDifference(metricOf(base, reciprocalRank), metricOf(cur, reciprocalRank));
-  console.log(
-    `| ${cur.name} − ${base.name} | ${fmt(dn.mean)} [${fmt(dn.low)}, ${fmt(dn.high)}] | ${fmt(dn.mde)} | ${fmt(dm.mean)} [${fmt(dm.low)}, ${fmt(dm.high)}] | ${fmt(dm.mde)} |`,
-  );
+if (suite !== 'devteam') {
+  const sets: Record<string, unknown> = {};
+  const allRuns: SystemRun[][] = [];
+  for (const path of conversationPaths) {
+    const set = readConversationSet(path);
+    const turns = set.conversations.reduce(
+      (n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0),
+      0,
+    );
+    const sessions = set.conversations.reduce((n, c) => n + c.sessions.length, 0);
+    const questions = set.conversations.flatMap((c) => c.questions);
+    console.log(
+      `## conversations: ${set.name}\n\n${set.description}: ${set.conversations.length} conversation(s), ${sessions} sessions, ${turns} turns, ${questions.filter((q) => q.answerable && q.evidence.length > 0).length} answerable questions with evidence, ${questions.filter((q) => !q.answerable).length} unanswerable; one recall per question (limit ${RECALL_LIMIT}).`,
+    );
+    if (!modelPath) {
+      console.log(
+        '\nNo embedding model found (LOCI_MODEL_PATH, or ../shared/models): hybrid and full are not measured.',
+      );
+    }
+    const runs = await runConversationSuite(set, {
+      modelPath: modelPath || null,
+      justWritten: !argv.includes('--quick'),
+      features: argv.includes('--fit-confidence'),
+    });
+    allRuns.push(runs);
+    console.log(
+      '\n| system | recall@5 | recall@10 | recall@25 | nDCG@10 | abstained, answerable | abstained or low, unanswerable | low, answerable | ECE | p50 ms |',
+    );
+    console.log('|---|---|---|---|---|---|---|---|---:|---:|');
+    const summaries = runs.map((r) => ({ run: r, s: summarize(r) }));
+    for (const { run, s } of summaries) {
+      const loci = run.name !== 'bm25 reference';
+      console.log(
+        `| ${run.name} | ${ci(s.recall5)} | ${ci(s.recall10)} | ${ci(s.recall25)} | ${ci(s.ndcg10)} | ${pct(s.abstainedAnswerable)} | ${loci && s.unanswerable > 0 ? pct(s.flaggedUnanswerable) : '—'} | ${loci ? pct(s.lowAnswerable) : '—'} | ${s.ece === null ? '—' : fmt(s.ece)} | ${s.p50.toFixed(1)} |`,
+      );
+    }
+    const notEmbedded = runs.find((r) => r.name === 'full, just written')?.notEmbedded;
+    if (notEmbedded !== undefined)
+      console.log(
+        `\n"full, just written": ${notEmbedded} answers said some memories were not embedded yet.`,
+      );
+    const cats = Object.keys(byCategory(runs[0] as SystemRun));
+    console.log(
+      `\nrecall@10 by category:\n\n| system | ${cats.join(' | ')} |\n|---|${cats.map(() => '---').join('|')}|`,
+    );
+    for (const r of runs) {
+      const c = byCategory(r);
+      console.log(`| ${r.name} | ${cats.map((k) => (c[k] ? ci(c[k]) : '—')).join(' | ')} |`);
+    }
+    console.log('');
+    sets[set.name] = {
+      description: set.description,
+      turns,
+      sessions,
+      systems: summaries.map(({ run, s }) => ({
+        name: run.name,
+        model: run.model,
+        summary: s,
+        by_category: byCategory(run),
+        not_embedded: run.notEmbedded,
+      })),
+    };
+  }
+  report.conversations = sets;
+  if (argv.includes('--fit-confidence')) {
+    console.log('## confidence model fitted on these runs\n');
+    console.log(fitConfidence(allRuns.flat()));
+  }
 }
 
 mkdirSync('bench-results', { recursive: true });
-writeFileSync(
-  'bench-results/eval.json',
-  JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      dataset: datasetDir,
-      model: results[1]?.model,
-      configs: results.map((r) => ({
-        name: r.name,
-        summary: r.summary,
-        by_category: r.byCategory,
-        p50_ms: r.p50,
-        recall_at_10: r.outcomes.map((o) => ({ id: o.id, r10: recallAt(o, 10) })),
-      })),
-    },
-    null,
-    2,
-  ),
-);
+writeFileSync('bench-results/eval.json', JSON.stringify(report, null, 2));

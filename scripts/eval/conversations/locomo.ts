@@ -14,8 +14,18 @@ const CATEGORY: Record<number, string> = {
 };
 
 const MONTHS = [
-  'january', 'february', 'march', 'april', 'may', 'june',
-  'july', 'august', 'september', 'october', 'november', 'december',
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
 ];
 
 /** "1:56 pm on 8 May, 2023" → 2023-05-08T13:56:00.000Z. */
@@ -28,9 +38,7 @@ export function parseLocomoTime(text: string): string {
   if (month < 0) throw new Error(`unknown month in "${text}"`);
   let hour = Number(m[1]) % 12;
   if ((m[3] as string).toLowerCase() === 'pm') hour += 12;
-  return new Date(
-    Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2])),
-  ).toISOString();
+  return new Date(Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2]))).toISOString();
 }
 
 interface LocomoTurn {
