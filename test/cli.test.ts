@@ -35,6 +35,58 @@ describe('loci (in-process)', () => {
     expect(human.stdout).toContain('note: semantic: off');
   });
 
+  it('carries when, who and which session through remember, recall, list, get and update', async () => {
+    const a = await json([
+      'remember',
+      '--session',
+      'standup-2026-03-02',
+      '--speaker',
+      'Priya',
+      '--occurred-at',
+      '2026-03-02T09:05:00Z',
+      'Marco starts today; Aiko is his buddy.',
+    ]);
+    const y = await json([
+      'remember',
+      '--session',
+      'standup-2026-03-02',
+      '--speaker',
+      'Aiko',
+      'Yes!',
+    ]);
+    const r = await json(['recall', '--speaker', 'priya', 'who', 'is', 'the', 'buddy']);
+    expect(r.results[0]).toMatchObject({
+      id: a.id,
+      session: 'standup-2026-03-02',
+      speaker: 'Priya',
+      occurred_at: '2026-03-02T09:05:00.000Z',
+    });
+    expect(r.confidence).toMatchObject({ level: expect.stringMatching(/high|medium|low/) });
+    const inSession = await json([
+      'list',
+      '--session',
+      'standup-2026-03-02',
+      '--before',
+      '2026-03-03',
+    ]);
+    expect(inSession.items.map((m: { id: string }) => m.id)).toEqual([a.id]);
+    const human = await cli(home, ['recall', 'who', 'is', 'the', 'buddy']);
+    expect(human.stdout).toContain(
+      'said by Priya, 2026-03-02T09:05:00.000Z, session standup-2026-03-02',
+    );
+    expect(human.stdout).toMatch(/confidence (high|medium|low) \(0\.\d\d\)/);
+    await json(['update', y.id, '--speaker', 'none', '--occurred-at', '2026-03-02']);
+    expect(await json(['get', y.id])).toMatchObject({
+      speaker: null,
+      session: 'standup-2026-03-02',
+      occurred_at: '2026-03-02T00:00:00.000Z',
+      content: 'Yes!',
+    });
+    const bad = await cli(home, ['remember', '--occurred-at', 'last tuesday', 'text']);
+    expect(bad.code).toBe(EXIT_CODES.usage);
+    expect(bad.stderr).toMatch(/"last tuesday" is not a date or time/);
+  });
+
   it('shows, lists, updates, tags, forgets, restores and erases', async () => {
     const { id } = await json([
       'remember',

@@ -46,6 +46,12 @@ beforeAll(async () => {
       },
       { content: 'Rotate the VPN certificate with make vpn-rotate, then restart the gateway.' },
       { content: 'We decided to keep Postgres 15 until the migration tooling supports 16.' },
+      {
+        content: 'Tomasz: nope, billing moved to port 8081 this morning',
+        session: 'core-2026-01-20',
+        speaker: 'Tomasz',
+        occurred_at: '2026-01-20T09:30:00Z',
+      },
     ],
   });
   ids.push(...results.map((r) => r.id));
@@ -81,6 +87,11 @@ describe('the same call through every transport', () => {
       () => ({ query: 'how do we deploy billing', rehearse: false, explain: true }),
     ],
     ['memory.recall', () => ({ query: 'nothing about quantum gardening', rehearse: false })],
+    [
+      'memory.recall',
+      () => ({ query: 'what did Tomasz say about billing', speaker: 'Tomasz', rehearse: false }),
+    ],
+    ['memory.list', () => ({ session: 'core-2026-01-20', occurred_after: '2026-01-01T00:00:00Z' })],
     ['store.list', () => ({})],
     ['stats.get', () => ({})],
   ];
@@ -121,21 +132,77 @@ describe('the same call through every transport', () => {
       name: 'recall',
       arguments: { query: 'database connections for orders' },
     });
-    expect(viaMcp.structuredContent).toEqual({
-      how: direct.how,
-      abstained: direct.abstained,
-      semantic: direct.semantic,
-      degraded: direct.degraded,
-      omitted: direct.omitted,
-      results: direct.results.map(({ id, title, content, tags, kind, score, why }) => ({
-        id,
-        title,
-        content,
-        tags,
-        kind,
-        score,
-        why,
-      })),
+    const shape = (r: typeof direct) => ({
+      how: r.how,
+      abstained: r.abstained,
+      confidence: r.confidence,
+      semantic: r.semantic,
+      degraded: r.degraded,
+      omitted: r.omitted,
+      results: r.results.map(
+        ({
+          id,
+          title,
+          content,
+          tags,
+          kind,
+          occurred_at,
+          session,
+          speaker,
+          score,
+          confidence,
+          why,
+        }) => ({
+          id,
+          title,
+          content,
+          tags,
+          kind,
+          ...(occurred_at ? { occurred_at } : {}),
+          ...(session ? { session } : {}),
+          ...(speaker ? { speaker } : {}),
+          score,
+          confidence,
+          why,
+        }),
+      ),
     });
+    expect(viaMcp.structuredContent).toEqual(shape(direct));
+
+    // The conversation fields travel both ways through the MCP tools.
+    const written = await mcp.callTool({
+      name: 'remember',
+      arguments: {
+        content: 'Aiko: the dark mode toggle ships on Tuesday',
+        session: 'core-2026-03-17',
+        speaker: 'Aiko',
+        occurred_at: '2026-03-17T09:45:00Z',
+      },
+    });
+    const id = (written.structuredContent as { id: string }).id;
+    expect(await asAgent.call('memory.get', { id })).toMatchObject({
+      session: 'core-2026-03-17',
+      speaker: 'Aiko',
+      occurred_at: '2026-03-17T09:45:00.000Z',
+    });
+    const query = {
+      query: 'when does dark mode ship',
+      speaker: 'Aiko',
+      session: 'core-2026-03-17',
+    };
+    const found = await mcp.callTool({ name: 'recall', arguments: query });
+    expect(found.structuredContent).toEqual(shape(await asAgent.call('memory.recall', query)));
+    expect(
+      (found.structuredContent as { results: { id: string; speaker?: string }[] }).results[0],
+    ).toMatchObject({
+      id,
+      speaker: 'Aiko',
+      session: 'core-2026-03-17',
+      occurred_at: '2026-03-17T09:45:00.000Z',
+    });
+    const text = (found.content as { type: string; text: string }[])[0]!.text;
+    expect(text).toMatch(/said by Aiko at 2026-03-17T09:45:00\.000Z in session core-2026-03-17/);
+    expect(text).toMatch(/confidence (high|medium|low) \(/);
+    await inProcess.call('memory.erase', { id });
   });
 });

@@ -129,7 +129,10 @@ if (suite !== 'devteam') {
   report.conversations = sets;
   if (argv.includes('--fit-confidence')) {
     console.log('## confidence model fitted on these runs\n');
-    console.log(fitConfidence(allRuns.flat()));
+    const runs = allRuns.flat();
+    mkdirSync('bench-results', { recursive: true });
+    writeFileSync('bench-results/confidence-runs.json', JSON.stringify(runs));
+    console.log(fitConfidence(runs));
   }
 }
 

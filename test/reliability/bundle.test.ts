@@ -32,6 +32,14 @@ async function populate(): Promise<string[]> {
     'The on-call phone is in the drawer.',
   ])
     ids.push((await t.cli.call('memory.remember', { content: text, tags: ['ops'] })).id);
+  // A turn of a conversation: when it was said, by whom, in which session.
+  const turn = await t.cli.call('memory.remember', {
+    content: 'Aiko: pnpm it is, I will own the migration',
+    session: 'core-2026-01-08',
+    speaker: 'Aiko',
+    occurred_at: '2026-01-08T10:02:00Z',
+  });
+  ids.push(turn.id);
   const [a, b, c, d] = ids as [string, string, string, string];
   await t.cli.call('memory.update', {
     id: b,
@@ -49,7 +57,12 @@ describe('store bundles', () => {
   it('round-trips exactly through a new store, searchable and audited', async () => {
     const ids = await populate();
     const first = await t.cli.call('store.export', {});
-    expect(first.memories).toHaveLength(4);
+    expect(first.memories).toHaveLength(5);
+    expect(first.memories.find((m) => m.id === ids[4])).toMatchObject({
+      session: 'core-2026-01-08',
+      speaker: 'Aiko',
+      occurred_at: Date.parse('2026-01-08T10:02:00Z'),
+    });
     expect(first.memories.filter((m) => m.deleted_at !== null)).toHaveLength(1);
     expect(first.versions.length).toBeGreaterThan(0);
     expect(first.links).toHaveLength(2);
@@ -57,7 +70,12 @@ describe('store bundles', () => {
 
     await t.cli.call('store.create', { name: 'copy' });
     const r = await t.cli.call('store.import', { store: 'copy', bundle: first as never });
-    expect(r).toMatchObject({ store: 'copy', memories: 4, links: 2 });
+    expect(r).toMatchObject({ store: 'copy', memories: 5, links: 2 });
+    expect(await t.cli.call('memory.get', { store: 'copy', id: ids[4]! })).toMatchObject({
+      session: 'core-2026-01-08',
+      speaker: 'Aiko',
+      occurred_at: '2026-01-08T10:02:00.000Z',
+    });
     const second = await t.cli.call('store.export', { store: 'copy' });
     expect(content(second)).toEqual(content(first));
 
@@ -82,7 +100,7 @@ describe('store bundles', () => {
     const bundle = await t.cli.call('store.export', {});
     await expect(t.cli.call('store.import', { bundle: bundle as never })).rejects.toMatchObject({
       code: 'conflict',
-      message: expect.stringMatching(/already holds 4 memories.*new store/),
+      message: expect.stringMatching(/already holds 5 memories.*new store/),
     });
     await t.cli.call('store.create', { name: 'target' });
     const cases: [unknown, RegExp][] = [

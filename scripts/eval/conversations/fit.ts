@@ -1,8 +1,14 @@
 // `npm run eval -- --fit-confidence`: fits the logistic models of
 // src/main/engine/recall/confidence.ts on the runs just made (Loci systems only) and
 // prints the coefficients to paste there. The answer model predicts "the answer holds an
-// evidence turn in its first ten" from the best coverage and the best similarity's margin
-// over the bar; the result model predicts "this result is an evidence turn".
+// evidence turn in its first ten" from the best coverage, the share of the query no memory
+// holds and the best similarity's margin over the bar; the result model predicts "this
+// result is an evidence turn". LoCoMo's adversarial questions are left out of the answer
+// model: they presuppose something about a subject the conversation does discuss (who ran
+// the race), so the memories about it are the right thing to return, and telling the
+// presupposition false is the reader's work, not retrieval's. The eval still reports them.
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import type { SystemRun } from './suite';
 import { recallAt } from './report';
 
@@ -74,7 +80,8 @@ export function fitConfidence(runs: SystemRun[]): string {
       const m = f.margin;
       const y = o.answerable && o.evidence.length > 0 && recallAt(o, 10) > 0 ? 1 : 0;
       if (o.answerable && o.evidence.length === 0) continue;
-      answers.push({ x: [1, f.coverage, m ?? 0, m === null ? 0 : 1], y });
+      if (o.category === 'adversarial') continue;
+      answers.push({ x: [1, f.coverage, f.absent, m ?? 0, m === null ? 0 : 1], y });
       for (const h of f.hits) {
         results.push({
           x: [
@@ -93,11 +100,35 @@ export function fitConfidence(runs: SystemRun[]): string {
   const a = logistic(answers);
   const r = logistic(results);
   const n = (v: number | undefined) => Number((v ?? 0).toFixed(2));
+  const score = (w: number[], x: number[]) => x.reduce((s, v, i) => s + v * (w[i] as number), 0);
+  // How well the answer model tells unanswerable questions from answerable ones.
+  const split: { s: number; y: number }[] = [];
+  for (const run of runs) {
+    if (run.name === 'bm25 reference') continue;
+    for (const o of run.outcomes) {
+      const f = o.features;
+      if (!f || (o.answerable && o.evidence.length === 0) || o.category === 'adversarial') continue;
+      const m = f.margin;
+      split.push({
+        s: score(a, [1, f.coverage, f.absent, m ?? 0, m === null ? 0 : 1]),
+        y: o.answerable ? 1 : 0,
+      });
+    }
+  }
   return [
-    `answer model on ${answers.length} answers, result model on ${results.length} results:`,
+    `answer model on ${answers.length} answers (AUC ${auc(
+      answers.map((x) => score(a, x.x)),
+      answers.map((x) => x.y),
+    ).toFixed(3)} for holding an evidence turn, ${auc(
+      split.map((x) => x.s),
+      split.map((x) => x.y),
+    ).toFixed(3)} for answerable vs not), result model on ${results.length} results (AUC ${auc(
+      results.slice(0, 20000).map((x) => score(r, x.x)),
+      results.slice(0, 20000).map((x) => x.y),
+    ).toFixed(3)}):`,
     '',
     'export const CONFIDENCE_MODEL = {',
-    `  answer: { bias: ${n(a[0])}, coverage: ${n(a[1])}, similarity: ${n(a[2])}, semanticBias: ${n(a[3])} },`,
+    `  answer: { bias: ${n(a[0])}, coverage: ${n(a[1])}, absent: ${n(a[2])}, similarity: ${n(a[3])}, semanticBias: ${n(a[4])} },`,
     '  result: {',
     `    bias: ${n(r[0])},`,
     `    coverage: ${n(r[1])},`,
@@ -108,4 +139,23 @@ export function fitConfidence(runs: SystemRun[]): string {
     '  },',
     '} as const;',
   ].join('\n');
+}
+
+/** Area under the ROC curve of a score for a binary label (ties count a half). */
+export function auc(scores: number[], labels: number[]): number {
+  const pos = scores.filter((_, i) => labels[i] === 1);
+  const neg = scores.filter((_, i) => labels[i] === 0);
+  if (pos.length === 0 || neg.length === 0) return Number.NaN;
+  let wins = 0;
+  for (const p of pos) for (const q of neg) wins += p > q ? 1 : p === q ? 0.5 : 0;
+  return wins / (pos.length * neg.length);
+}
+
+// Run on its own: `node --import tsx scripts/eval/conversations/fit.ts bench-results/confidence-runs.json`
+// (written by `npm run eval -- --fit-confidence`) fits again without running recall.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const runs = JSON.parse(
+    readFileSync(process.argv[2] ?? 'bench-results/confidence-runs.json', 'utf8'),
+  ) as SystemRun[];
+  console.log(fitConfidence(runs));
 }

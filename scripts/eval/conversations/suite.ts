@@ -42,6 +42,7 @@ export interface ConversationOutcome {
   /** Features for fitting the confidence model (with --fit-confidence). */
   features?: {
     coverage: number;
+    absent: number;
     margin: number | null;
     hits: {
       coverage: number;
@@ -193,11 +194,12 @@ function outcomeOf(
   };
   if (withFeatures) {
     const detail = r.trace?.stages.find((s) => s.name === 'abstention')?.detail as
-      { best_coverage?: number; best_similarity?: number | null } | undefined;
+      { best_coverage?: number; absent?: number; best_similarity?: number | null } | undefined;
     const margin = (sim: number | null | undefined) =>
       threshold !== null && sim !== null && sim !== undefined ? sim - threshold : null;
     out.features = {
       coverage: detail?.best_coverage ?? 0,
+      absent: detail?.absent ?? 0,
       margin: margin(detail?.best_similarity),
       hits: r.results.map((h, i) => ({
         coverage: h.breakdown?.coverage ?? 0,

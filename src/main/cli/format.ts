@@ -71,10 +71,17 @@ export function formatRecall(c: Colors, r: RecallResult): string {
         .filter(Boolean)
         .join(', ');
       lines.push(
-        `${c.bold(`${i + 1}.`)} ${c.bold(hit.title)} ${c.dim(`[${hit.kind}] ${hit.id}  score ${hit.score.toFixed(3)}${flags ? `  ${flags}` : ''}`)}`,
+        `${c.bold(`${i + 1}.`)} ${c.bold(hit.title)} ${c.dim(`[${hit.kind}] ${hit.id}  score ${hit.score.toFixed(3)}  confidence ${hit.confidence.toFixed(2)}${flags ? `  ${flags}` : ''}`)}`,
       );
       lines.push(...hit.content.split('\n').map((l) => `   ${l}`));
-      const meta = [hit.tags.length ? `tags: ${hit.tags.join(', ')}` : '', hit.why]
+      const said = [
+        hit.speaker ? `said by ${hit.speaker}` : '',
+        hit.occurred_at ? hit.occurred_at : '',
+        hit.session ? `session ${hit.session}` : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
+      const meta = [said, hit.tags.length ? `tags: ${hit.tags.join(', ')}` : '', hit.why]
         .filter(Boolean)
         .join('  ·  ');
       lines.push(`   ${c.dim(meta)}`);
@@ -97,6 +104,15 @@ export function formatRecall(c: Colors, r: RecallResult): string {
       if (items) lines.push(`              ${items}`);
     }
   }
+  const level =
+    r.confidence.level === 'low'
+      ? c.yellow
+      : r.confidence.level === 'high'
+        ? c.green
+        : (t: string) => t;
+  lines.push(
+    `${level(`confidence ${r.confidence.level} (${r.confidence.value.toFixed(2)})`)} ${c.dim(`— ${r.confidence.basis}`)}`,
+  );
   const notes = [`how: ${r.how}`, `${r.timings.total_ms ?? 0} ms`, `${r.tokens.used} tokens`];
   if (r.timings.embed_ms !== undefined) notes.push(`query embedding ${r.timings.embed_ms} ms`);
   if (r.omitted > 0) notes.push(`${r.omitted} omitted for max_tokens`);
@@ -110,6 +126,11 @@ function breakdownLine(b: NonNullable<RecallResult['results'][number]['breakdown
     b.lexical !== null ? `bm25 ${b.lexical} (#${b.lexical_rank})` : 'no word match',
     b.vector !== null ? `vector ${b.vector} (#${b.vector_rank})` : 'no vector match',
     `fused ${b.fused}`,
+    `coverage ${b.coverage}`,
+    b.speaker ? 'speaker named' : '',
+    b.time ? `time ${b.time}` : '',
+    b.neighbour ? `neighbour ${b.neighbour}` : '',
+    `relevance ${b.relevance}`,
     b.spread ? `spread ${b.spread}` : '',
     `activation ${b.activation ?? '—'}`,
     `retrievability ${b.retrievability ?? '—'}`,

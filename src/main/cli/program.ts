@@ -82,6 +82,11 @@ function timeArg(value: string): string {
   return new Date(t).toISOString();
 }
 
+/** A time, or "none" to clear one. */
+function timeOrNone(value: string): string | null {
+  return value === 'none' ? null : timeArg(value);
+}
+
 /** `LOCI_SYNCHRONOUS=normal` trades the last transactions before a power cut for speed. */
 function synchronousFrom(env: Record<string, string | undefined>): SynchronousMode {
   const value = (env.LOCI_SYNCHRONOUS ?? 'full').toLowerCase();
@@ -192,6 +197,21 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return (await connect(cmd)).call(method, args);
   }
 
+  /** The conversation filters recall and list share, from their options. */
+  function conversationArgs(o: {
+    session?: string;
+    speaker?: string;
+    after?: string;
+    before?: string;
+  }) {
+    return {
+      ...(o.session !== undefined ? { session: o.session } : {}),
+      ...(o.speaker !== undefined ? { speaker: o.speaker } : {}),
+      ...(o.after ? { occurred_after: o.after } : {}),
+      ...(o.before ? { occurred_before: o.before } : {}),
+    };
+  }
+
   /** Adds `store` from the global option when the method takes one. */
   function withStore<T extends object>(cmd: Command, args: T): T & { store?: string } {
     const store = globals(cmd).store;
@@ -215,6 +235,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .option('--pinned', 'pin it: never faded or pruned')
     .option('--valid-from <time>', 'when the fact starts to hold', timeArg)
     .option('--valid-to <time>', 'when the fact stops holding', timeArg)
+    .option('--occurred-at <time>', 'when it happened or was said (default: not recorded)', timeArg)
+    .option('--session <id>', 'the conversation or thread it belongs to')
+    .option('--speaker <name>', 'who said it')
     .action(async (words: string[], o, cmd: Command) => {
       const text =
         words.length === 0 || (words.length === 1 && words[0] === '-')
@@ -232,6 +255,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           ...(o.pinned ? { pinned: true } : {}),
           ...(o.validFrom ? { valid_from: o.validFrom } : {}),
           ...(o.validTo ? { valid_to: o.validTo } : {}),
+          ...(o.occurredAt ? { occurred_at: o.occurredAt } : {}),
+          ...(o.session !== undefined ? { session: o.session } : {}),
+          ...(o.speaker !== undefined ? { speaker: o.speaker } : {}),
         }),
       );
       print(cmd, result, (r) => fmt.formatRemember(c, r));
@@ -249,6 +275,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     )
     .option('-t, --tag <tag>', 'only memories with this tag (repeat: all of them)', collect)
     .option('--as-of <time>', 'only facts valid at this time', timeArg)
+    .option('--session <id>', 'only memories of this session')
+    .option('--speaker <name>', 'only memories said by this speaker')
+    .option('--after <time>', 'only memories that happened at or after this time', timeArg)
+    .option('--before <time>', 'only memories that happened before this time', timeArg)
     .option('--max-tokens <n>', 'fit the answer in this many tokens', intArg('--max-tokens'))
     .option('-v, --verbose', 'whole memories and the score breakdown')
     .option('--include-quarantined', 'also search quarantined memories')
@@ -265,6 +295,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           ...(o.kind ? { kinds: o.kind } : {}),
           ...(o.tag ? { tags: o.tag } : {}),
           ...(o.asOf ? { as_of: o.asOf } : {}),
+          ...conversationArgs(o),
           ...(o.maxTokens !== undefined ? { max_tokens: o.maxTokens } : {}),
           format: o.verbose ? ('verbose' as const) : ('compact' as const),
           include_quarantined: Boolean(o.includeQuarantined),
@@ -320,6 +351,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         .default('created'),
     )
     .option('--asc', 'oldest first')
+    .option('--session <id>', 'only memories of this session')
+    .option('--speaker <name>', 'only memories said by this speaker')
+    .option('--after <time>', 'only memories that happened at or after this time', timeArg)
+    .option('--before <time>', 'only memories that happened before this time', timeArg)
     .option('-n, --limit <n>', 'page size (1–500)', intArg('--limit'), 50)
     .option('--cursor <cursor>', 'the next page, as printed by the previous one')
     .action(async (o, cmd: Command) => {
@@ -330,6 +365,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           ...(o.kind ? { kinds: o.kind } : {}),
           ...(o.tag ? { tags: o.tag } : {}),
           ...(o.source ? { source: o.source } : {}),
+          ...conversationArgs(o),
           trust: o.trust,
           ...(o.pinned ? { pinned: true } : {}),
           deleted: o.deleted,
@@ -353,6 +389,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .option('--pin', 'pin it')
     .option('--unpin', 'unpin it')
     .addOption(new Option('--visibility <v>', 'shared or private').choices(['shared', 'private']))
+    .option('--occurred-at <time>', 'when it happened ("none" clears it)', timeOrNone)
+    .option('--session <id>', 'its session ("none" clears it)')
+    .option('--speaker <name>', 'who said it ("none" clears it)')
     .option(
       '--expected-version <n>',
       'fail if the memory is no longer at this version',
@@ -372,6 +411,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           ...(o.tag ? { tags: o.tag } : {}),
           ...(o.pin ? { pinned: true } : o.unpin ? { pinned: false } : {}),
           ...(o.visibility ? { visibility: o.visibility } : {}),
+          ...(o.occurredAt !== undefined ? { occurred_at: o.occurredAt } : {}),
+          ...(o.session !== undefined ? { session: o.session === 'none' ? null : o.session } : {}),
+          ...(o.speaker !== undefined ? { speaker: o.speaker === 'none' ? null : o.speaker } : {}),
           ...(o.expectedVersion !== undefined ? { expected_version: o.expectedVersion } : {}),
         }),
       );

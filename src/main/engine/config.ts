@@ -43,7 +43,7 @@ export const ConfigSchema = z.strictObject({
       /** Relevance gained (× 1 + this) by a memory whose speaker the query names. */
       speaker_boost: z.number().min(0).max(3).default(0.5),
       /** Relevance gained (× 1 + this) by a memory from a time the query names. */
-      time_boost: z.number().min(0).max(3).default(0.5),
+      time_boost: z.number().min(0).max(3).default(1),
       spread_hops: z.number().int().min(0).max(2).default(2),
       spread_decay: z.number().min(0).max(1).default(0.6),
       spread_nodes: z.number().int().min(0).max(50).default(50),

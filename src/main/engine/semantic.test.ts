@@ -170,6 +170,35 @@ describe('embeddings with a model installed', () => {
     expect(closed).toBe('closed');
   });
 
+  it('reads its writes in the daemon: a recall right after a remember is hybrid and finds it by vector', async () => {
+    const t = await open({ embedWrites: 'background' });
+    const agent = t.agent('cursor');
+    const { id } = await agent.call('memory.remember', {
+      content: 'the billing service deploys to staging first',
+    });
+    const r = await agent.call('memory.recall', { query: 'billing deploy staging', explain: true });
+    expect(r.how).toBe('hybrid');
+    expect(r.semantic).toBe('on');
+    expect(r.degraded.join(' ')).not.toMatch(/not embedded yet/);
+    const vector = r.trace!.stages.find((s) => s.name === 'vector')!;
+    expect(vector.items.map((i) => i.id)).toContain(id);
+    // A batch too large to wait for at write time is waited for by the next recall.
+    const { results } = await agent.call('memory.rememberMany', {
+      items: Array.from({ length: 40 }, (_, i) => ({
+        content: `the orders api pool size is ${i + 10} connections on host ${i}`,
+      })),
+    });
+    const again = await agent.call('memory.recall', {
+      query: 'orders api pool size',
+      explain: true,
+    });
+    expect(again.how).toBe('hybrid');
+    expect(again.degraded.join(' ')).not.toMatch(/not embedded yet/);
+    const stats = await t.cli.call('stats.get', {});
+    expect(stats.vectors.pending).toBe(0);
+    expect(results).toHaveLength(40);
+  });
+
   it('keeps track of what waits for a vector through creates, edits, forgets and erases', async () => {
     const t = await openTestEngine({ env: {}, embedWrites: 'background' });
     engines.push(t);

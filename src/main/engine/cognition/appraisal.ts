@@ -10,20 +10,27 @@ export const TITLE_MAX_DERIVED = 80;
 
 /** The first non-empty line, without Markdown markers, cut at a word boundary. */
 export function deriveTitle(content: string): string {
-  const line =
-    content
-      .split('\n')
-      .map((l) =>
-        l
-          .replace(/^\s{0,3}(#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)/, '')
-          // Emphasis markers and backticks, but not the underscores inside identifiers.
-          .replace(/[*`]{1,3}/g, '')
-          .replace(/(^|\s)_{1,3}(?=\S)|(?<=\S)_{1,3}(?=\s|$)/g, '$1')
-          .replace(/\s+/g, ' ')
-          .trim(),
-      )
-      .find((l) => l.length > 0 && !/^(-{3,}|`{3,}.*|={3,})$/.test(l)) ??
-    content.slice(0, TITLE_MAX_DERIVED);
+  // Line by line until the first that holds text (a 64 KiB note is not split whole).
+  let line: string | undefined;
+  let start = 0;
+  while (start <= content.length) {
+    const end = content.indexOf('\n', start);
+    const raw = content.slice(start, end < 0 ? content.length : end);
+    const l = raw
+      .replace(/^\s{0,3}(#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)/, '')
+      // Emphasis markers and backticks, but not the underscores inside identifiers.
+      .replace(/[*`]{1,3}/g, '')
+      .replace(/(^|\s)_{1,3}(?=\S)|(?<=\S)_{1,3}(?=\s|$)/g, '$1')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (l.length > 0 && !/^(-{3,}|`{3,}.*|={3,})$/.test(l)) {
+      line = l;
+      break;
+    }
+    if (end < 0) break;
+    start = end + 1;
+  }
+  line ??= content.slice(0, TITLE_MAX_DERIVED);
   if (line.length <= TITLE_MAX_DERIVED) return line;
   const cut = line.slice(0, TITLE_MAX_DERIVED - 1);
   const space = cut.lastIndexOf(' ');

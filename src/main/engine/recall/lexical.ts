@@ -39,6 +39,8 @@ export interface LexicalResult {
   tiersRun: number;
   /** Inverse document frequency per unit, in query order (for confidence and explanations). */
   idf: number[];
+  /** Share of the query's IDF mass in units no memory holds at all (0–1). */
+  absent: number;
 }
 
 /** How much full coverage multiplies a memory's BM25 by (half coverage: half of it). */
@@ -122,11 +124,15 @@ export function lexicalSearch(
   phrase: string | null = null,
 ): LexicalResult {
   const n = units.length;
-  if (n === 0) return { hits: [], units: 0, tiersRun: 0, idf: [] };
+  if (n === 0) return { hits: [], units: 0, tiersRun: 0, idf: [], absent: 0 };
   const { live, maxRid } = storeSize(db);
   const stats = units.map((u) => unitStats(db, u, maxRid));
   const weights = stats.map((s) => idf(live, Math.min(live, s.df)));
   const totalWeight = weights.reduce((a, b) => a + b, 0);
+  const absent =
+    totalWeight > 0
+      ? weights.reduce((a, w, i) => a + ((stats[i] as UnitStats).df === 0 ? w : 0), 0) / totalWeight
+      : 0;
 
   const found = new Map<number, { bm25: number; all: boolean; phrase: boolean }>();
   let tiersRun = 0;
@@ -239,7 +245,7 @@ export function lexicalSearch(
     });
   }
   hits.sort((a, b) => b.score - a.score || a.rid - b.rid);
-  return { hits, units: n, tiersRun, idf: weights };
+  return { hits, units: n, tiersRun, idf: weights, absent };
 }
 
 /** Live memories (for IDF) and the highest row id, each read from an index in microseconds. */

@@ -51,6 +51,8 @@ export function timeCues(query: string, now: number): TimeCues {
     }
   }
   for (const p of parsed) {
+    // "in 5 seconds", "3 hours ago": durations and times of day, not when a thing happened.
+    if (/\b(?:sec(?:ond)?s?|min(?:ute)?s?|hours?|hrs?)\b/i.test(p.text)) continue;
     const c = p.start;
     const year = c.isCertain('year') ? (c.get('year') as number) : null;
     const month = c.get('month') as number;

@@ -1,6 +1,7 @@
 // Keeps `memory_fts` in step with the canonical `memory` rows. The FTS table is
 // contentless (it stores only the index, not a second copy of the text), so it is
 // written explicitly here and can always be rebuilt from `memory`.
+import { deriveTitle } from '../cognition/appraisal';
 import { identifierTerms } from '../recall/terms';
 import type { Db } from './database';
 import { stmt } from './statements';
@@ -31,10 +32,14 @@ export interface FtsDocument {
 
 export function ftsColumns(doc: FtsDocument): [string, string, string, string] {
   const tags = doc.tags.join(' ; ');
+  // A title Loci derived is the head of the content, which is indexed already: indexing it
+  // again, at the title's weight, would count the first words of every note five times.
+  // Only a title someone gave is a title to BM25.
+  const title = doc.title === deriveTitle(doc.content) ? '' : doc.title;
   // Each field on its own: joining them would turn Latin-1 content into a two-byte
   // string whenever the title has a "…", and V8's Unicode regexes are far slower on those.
-  const terms = [identifierTerms(doc.title), identifierTerms(doc.content), identifierTerms(tags)];
-  return [doc.title, doc.content, tags, [...new Set(terms.filter(Boolean))].join(' , ')];
+  const terms = [identifierTerms(title), identifierTerms(doc.content), identifierTerms(tags)];
+  return [title, doc.content, tags, [...new Set(terms.filter(Boolean))].join(' , ')];
 }
 
 export function ftsInsert(db: Db, rid: number, doc: FtsDocument): void {

@@ -360,7 +360,7 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 9,
-    name: 'conversations: when a memory happened, its session and its speaker',
+    name: 'conversations: when a memory happened, its session and its speaker; derived titles out of the title index',
     up(db) {
       // occurred_at: when the thing happened or was said (epoch ms), apart from when it
       // was stored. session: a thread or conversation id; a session's turns are ordered by
@@ -375,6 +375,8 @@ export const MIGRATIONS: Migration[] = [
         CREATE INDEX memory_occurred ON memory(occurred_at, rid) WHERE occurred_at IS NOT NULL;
         CREATE INDEX memory_speaker ON memory(speaker) WHERE speaker IS NOT NULL;
       `);
+      // Titles Loci derived from the content are no longer indexed a second time.
+      ftsRebuild(db);
     },
   },
 ];
