@@ -141,6 +141,51 @@ export async function filtersByTagAndByForgotten(t: E2EContext) {
   await expectText(total(t), countLabel(SEEDED.live));
 }
 
+export async function conversationFiltersListOneSpeakerAndASessionInOrder(t: E2EContext) {
+  // A short stand-up, as an agent would store it: one memory per turn, with when it was
+  // said, who said it and the session it belongs to (stored in reverse to prove the order).
+  const turns = [
+    ['Priya', 'Marco starts today, welcome Marco!', '2026-03-02T09:05:00Z'],
+    ['Aiko', 'I am his onboarding buddy this week', '2026-03-02T09:06:00Z'],
+    ['Priya', 'first ticket for him is the dark mode toggle', '2026-03-02T09:07:00Z'],
+  ] as const;
+  const { results } = await t.api('memory.rememberMany', {
+    items: [...turns].reverse().map(([speaker, text, at]) => ({
+      content: `${speaker}: ${text}`,
+      speaker,
+      session: 'standup-2026-03-02',
+      occurred_at: at,
+      tags: ['e2e'],
+    })),
+  });
+  try {
+    await t.open('/memories');
+    await t.page.getByRole('heading', { name: 'Memories', level: 1 }).waitFor();
+    await expectText(total(t), countLabel(SEEDED.live + 3));
+    await t.page.getByRole('group', { name: 'Conversations' }).waitFor();
+    await t.page.getByRole('combobox', { name: 'Speaker' }).selectOption('Priya');
+    await expectText(total(t), countLabel(2));
+    await row(t, 'Priya: first ticket for him').waitFor();
+    await row(t, 'Priya: Marco starts today').click();
+    await t.page.getByRole('button', { name: 'Show the whole session' }).click();
+    // The session, every speaker, in the order it was said.
+    await expectText(total(t), countLabel(3));
+    const ordered = await poll(
+      async () => (await grid(t).getByRole('row').allTextContents()).filter((r) => r.includes(': ')),
+      (rows) => rows.length === 3,
+      { message: 'the three turns' },
+    );
+    assert.match(ordered[0] as string, /Marco starts today/);
+    assert.match(ordered[1] as string, /onboarding buddy/);
+    assert.match(ordered[2] as string, /dark mode toggle/);
+    await t.screenshot('memories-conversation');
+    await t.page.getByRole('button', { name: /^Clear / }).click();
+    await expectText(total(t), countLabel(SEEDED.live + 3));
+  } finally {
+    for (const r of results) await t.api('memory.erase', { id: r.id });
+  }
+}
+
 export async function aMemoryAnAgentAddsAppearsWithoutReload(t: E2EContext) {
   await openList(t);
   const { id } = await t.api('memory.remember', {

@@ -537,6 +537,10 @@ export interface OverviewResult {
   created_per_day: { day: string; count: number }[];
   by_kind: Record<MemoryKind, number>;
   by_source: { source: string; count: number }[];
+  /** Speakers of conversation memories, most memories first (at most 50). */
+  by_speaker: { speaker: string; count: number }[];
+  /** Sessions, the most recent first (at most 50): their turns and when they ran. */
+  sessions: { session: string; count: number; first: string; last: string }[];
   /** Recalls answered by this process (any client), most recent 1,000. */
   recall: {
     count: number;

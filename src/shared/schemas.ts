@@ -190,7 +190,8 @@ export const ListArgsSchema = z
     trust: z.enum(['trusted', 'quarantined', 'any']).default('trusted'),
     pinned: z.boolean().optional(),
     deleted: z.enum(['exclude', 'include', 'only']).default('exclude'),
-    order: z.enum(['created', 'updated']).default('created'),
+    /** `occurred`: by when it happened (else when it was stored): a session in the order it was said. */
+    order: z.enum(['created', 'updated', 'occurred']).default('created'),
     direction: z.enum(['desc', 'asc']).default('desc'),
     cursor: z.string().max(200).optional(),
     /** Skip this many (for a list that jumps to any position); not with `cursor`. */

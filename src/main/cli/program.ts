@@ -346,8 +346,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         .default('exclude'),
     )
     .addOption(
-      new Option('--order <field>', 'created or updated')
-        .choices(['created', 'updated'])
+      new Option('--order <field>', 'created, updated or occurred (when it happened)')
+        .choices(['created', 'updated', 'occurred'])
         .default('created'),
     )
     .option('--asc', 'oldest first')

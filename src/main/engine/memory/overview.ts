@@ -74,12 +74,36 @@ export function overview(
         GROUP BY m.source ORDER BY count DESC, source LIMIT 12`,
     ).all(...vis.params) as { source: string; count: number }[]
   ).map((r) => ({ source: r.source, count: r.count }));
+  // Conversations: who speaks most, and the sessions most recently spoken in.
+  const by_speaker = stmt(
+    store.db,
+    `SELECT m.speaker AS speaker, COUNT(*) AS count FROM memory m
+      WHERE m.speaker IS NOT NULL AND ${live}
+      GROUP BY m.speaker ORDER BY count DESC, speaker LIMIT 50`,
+  ).all(...vis.params) as { speaker: string; count: number }[];
+  const sessions = (
+    stmt(
+      store.db,
+      `SELECT m.session AS session, COUNT(*) AS count,
+              MIN(COALESCE(m.occurred_at, m.created_at)) AS first,
+              MAX(COALESCE(m.occurred_at, m.created_at)) AS last
+         FROM memory m WHERE m.session IS NOT NULL AND ${live}
+        GROUP BY m.session ORDER BY last DESC, session LIMIT 50`,
+    ).all(...vis.params) as { session: string; count: number; first: number; last: number }[]
+  ).map((r) => ({
+    session: r.session,
+    count: r.count,
+    first: new Date(r.first).toISOString(),
+    last: new Date(r.last).toISOString(),
+  }));
   return {
     store: store.name,
     days,
     created_per_day,
     by_kind,
     by_source,
+    by_speaker,
+    sessions,
     recall: latencies.summary(),
   };
 }

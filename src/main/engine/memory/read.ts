@@ -252,7 +252,12 @@ export function listMemories(
   now: number,
 ): ListResult {
   const { where, params } = listFilters(args, actor, now);
-  const col = args.order === 'created' ? 'm.created_at' : 'm.updated_at';
+  const col =
+    args.order === 'created'
+      ? 'm.created_at'
+      : args.order === 'updated'
+        ? 'm.updated_at'
+        : 'COALESCE(m.occurred_at, m.created_at)';
   const cmp = args.direction === 'desc' ? '<' : '>';
   const pageWhere = [...where];
   const pageParams = [...params];
@@ -278,7 +283,14 @@ export function listMemories(
   const last = page[page.length - 1];
   const next =
     rows.length > args.limit && last
-      ? encodeCursor(args.order === 'created' ? last.created_at : last.updated_at, last.rid)
+      ? encodeCursor(
+          args.order === 'created'
+            ? last.created_at
+            : args.order === 'updated'
+              ? last.updated_at
+              : (last.occurred_at ?? last.created_at),
+          last.rid,
+        )
       : null;
   return { items: page.map(toSummary), next_cursor: next, total };
 }

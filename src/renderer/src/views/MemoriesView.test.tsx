@@ -48,6 +48,18 @@ function client(handlers: FakeHandlers = {}) {
         { source: 'agent:cursor', count: 26 },
         { source: 'user', count: 14 },
       ],
+      by_speaker: [
+        { speaker: 'Priya', count: 12 },
+        { speaker: 'Tomasz', count: 9 },
+      ],
+      sessions: [
+        {
+          session: 'core-2026-03-02',
+          count: 14,
+          first: '2026-03-02T09:05:00Z',
+          last: '2026-03-02T09:40:00Z',
+        },
+      ],
       recall: { count: 0, p50_ms: null, p95_ms: null, histogram: [] },
     }),
     'memory.get': () => viewFixture(),
@@ -123,6 +135,43 @@ describe('MemoriesView', () => {
     await user.click(screen.getByRole('button', { name: 'Clear 7 filters' }));
     await waitFor(() => expect(lastList(c).kinds).toBeUndefined());
     expect(lastList(c).trust).toBe('any');
+  });
+
+  it('filters conversations by speaker, session and when things happened', async () => {
+    const user = userEvent.setup();
+    const c = client({
+      'memory.list': listHandler(40, (i) =>
+        summaryFixture(i, i === 0 ? { speaker: 'Priya', occurred_at: '2026-03-02T09:05:00Z' } : {}),
+      ),
+    });
+    renderWithClient(view(), c);
+    await screen.findByText('Memory number 0');
+    // A turn shows who said it and when.
+    expect(within(grid()).getByText(/Priya · /)).toBeTruthy();
+    const group = screen.getByRole('group', { name: 'Conversations' });
+    expect(group).toBeTruthy();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Speaker' }), 'Priya');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Session' }), 'core-2026-03-02');
+    fireEvent.change(screen.getByLabelText('Happened from'), { target: { value: '2026-03-01' } });
+    fireEvent.change(screen.getByLabelText('to'), { target: { value: '2026-03-02' } });
+    await waitFor(() =>
+      expect(lastList(c)).toMatchObject({
+        speaker: 'Priya',
+        session: 'core-2026-03-02',
+        occurred_after: '2026-03-01T00:00:00.000Z',
+        // The end day is included: before the next midnight.
+        occurred_before: '2026-03-03T00:00:00.000Z',
+        // A session reads in the order it was said.
+        order: 'occurred',
+        direction: 'asc',
+      }),
+    );
+    // An end before the start is said, and not sent.
+    fireEvent.change(screen.getByLabelText('to'), { target: { value: '2026-02-01' } });
+    expect((await screen.findByRole('alert')).textContent).toMatch(/start is after the end/);
+    await waitFor(() => expect(lastList(c).occurred_before).toBeUndefined());
+    await user.click(screen.getByRole('button', { name: 'Clear 3 filters' }));
+    await waitFor(() => expect(lastList(c).speaker).toBeUndefined());
   });
 
   it('searches through recall, without rehearsal, and shows scores', async () => {

@@ -151,6 +151,11 @@ export default function MemoriesView({ rest, query: route }: ViewProps) {
     state.setQuery('');
     state.setFilters({ tags: [tag] });
   }, []);
+  const showSession = useCallback((session: string) => {
+    const state = useMemoriesStore.getState();
+    state.setQuery('');
+    state.setFilters({ ...DEFAULT_FILTERS, session, sort: 'occurred-asc' });
+  }, []);
 
   // The view's keys, wherever the focus is in it (but never while typing or in a dialog).
   const latest = useRef({ source, open, close, toggle, openId });
@@ -355,7 +360,14 @@ export default function MemoriesView({ rest, query: route }: ViewProps) {
           ) : null}
           {listBody}
         </section>
-        {openId ? <MemoryDetail id={openId} onClose={close} onFilterTag={filterByTag} /> : null}
+        {openId ? (
+          <MemoryDetail
+            id={openId}
+            onClose={close}
+            onFilterTag={filterByTag}
+            onShowSession={showSession}
+          />
+        ) : null}
       </div>
     </div>
   );

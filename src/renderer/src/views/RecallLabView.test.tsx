@@ -140,8 +140,9 @@ describe('RecallLabView', () => {
     ]);
     expect(screen.getByTestId('recall-verdict').textContent).toBe('2 results');
     expect(screen.getByTestId('recall-decision').textContent).toContain(
-      'A memory matched every query term (2).',
+      "Confidence high (0.82): 100 % of the query's weight in words.",
     );
+    expect(screen.getByTestId('recall-confidence').textContent).toBe('high · 0.82');
     // Degraded notes are shown as they came.
     expect(screen.getByRole('list', { name: /Degraded/ }).textContent).toContain(
       'left out to stay within max_tokens',
@@ -258,7 +259,7 @@ describe('RecallLabView', () => {
     const decision = screen.getByTestId('recall-decision');
     expect(decision.textContent).toContain('Abstained: nothing relevant');
     expect(decision.textContent).toContain(
-      'No memory matched every query term (2), and the best similarity 0.21 is under the default bar of 0.45.',
+      'No word of the query is in any memory, and nothing is near in meaning (best similarity 0.21, under the default bar of 0.45).',
     );
     expect(
       within(decision).getByRole('img', { name: 'Best similarity 0.21, bar 0.45, floor 0.45' }),

@@ -1,5 +1,6 @@
 // The search box and the filters above the list: kinds, tags, source, trust, pinned,
-// forgotten, at risk, and the order. Every control is labelled; a change applies at once
+// forgotten, at risk, the conversation ones (speaker, session, when it happened — shown
+// once the store holds conversations), and the order. Every control is labelled; a change applies at once
 // (the list keeps its old rows on screen until the new ones arrive).
 import { useId, useState, type KeyboardEvent } from 'react';
 import { Button } from '../../components/Button';
@@ -24,8 +25,8 @@ import {
 
 export const SEARCH_INPUT_ID = 'memories-search';
 
-/** Sources seen in this store, for the source filter (most memories first). */
-function useKnownSources(store: string | null): { source: string; count: number }[] {
+/** Sources, speakers and sessions seen in this store, for the filters (most memories first). */
+function useFacets(store: string | null) {
   const q = useEngineQuery(
     'stats.overview',
     { ...(store ? { store } : {}), days: 1 },
@@ -34,7 +35,97 @@ function useKnownSources(store: string | null): { source: string; count: number 
       throttleMs: 5_000,
     },
   );
-  return q.data?.by_source ?? [];
+  return {
+    sources: q.data?.by_source ?? [],
+    speakers: q.data?.by_speaker ?? [],
+    sessions: q.data?.sessions ?? [],
+  };
+}
+
+const shortDay = (iso: string) =>
+  new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+
+/** Speaker, session and when it happened: for stores that hold conversations. */
+function ConversationFilters({
+  speakers,
+  sessions,
+}: {
+  speakers: { speaker: string; count: number }[];
+  sessions: { session: string; count: number; first: string; last: string }[];
+}) {
+  const filters = useMemoriesStore((s) => s.filters);
+  const setFilters = useMemoriesStore((s) => s.setFilters);
+  const speakerChoices =
+    speakers.some((s) => s.speaker === filters.speaker) || !filters.speaker
+      ? speakers
+      : [{ speaker: filters.speaker, count: 0 }, ...speakers];
+  const sessionChoices =
+    sessions.some((s) => s.session === filters.session) || !filters.session
+      ? sessions
+      : [{ session: filters.session, count: 0, first: '', last: '' }, ...sessions];
+  const badRange = Boolean(filters.after && filters.before && filters.after > filters.before);
+  return (
+    <div className="mem-filters-row mem-filters-wrap" role="group" aria-label="Conversations">
+      <label className="mem-field">
+        <span className="mem-field-label">Speaker</span>
+        <select value={filters.speaker} onChange={(e) => setFilters({ speaker: e.target.value })}>
+          <option value="">Anyone</option>
+          {speakerChoices.map((s) => (
+            <option key={s.speaker} value={s.speaker}>
+              {s.speaker}
+              {s.count ? ` · ${formatCount(s.count)}` : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="mem-field">
+        <span className="mem-field-label">Session</span>
+        <select
+          value={filters.session}
+          onChange={(e) =>
+            // A session reads best in the order it was said.
+            setFilters(
+              e.target.value ? { session: e.target.value, sort: 'occurred-asc' } : { session: '' },
+            )
+          }
+        >
+          <option value="">Any</option>
+          {sessionChoices.map((s) => (
+            <option key={s.session} value={s.session}>
+              {s.session}
+              {s.count ? ` · ${formatCount(s.count)} turns` : ''}
+              {s.last ? ` · ${shortDay(s.last)}` : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="mem-field">
+        <span className="mem-field-label">Happened from</span>
+        <input
+          type="date"
+          className="input"
+          value={filters.after}
+          aria-invalid={badRange || undefined}
+          onChange={(e) => setFilters({ after: e.target.value })}
+        />
+      </label>
+      <label className="mem-field">
+        <span className="mem-field-label">to</span>
+        <input
+          type="date"
+          className="input"
+          value={filters.before}
+          aria-invalid={badRange || undefined}
+          onChange={(e) => setFilters({ before: e.target.value })}
+        />
+      </label>
+      {badRange ? (
+        <span className="mem-field-error" role="alert">
+          The start is after the end: the dates are not applied.
+        </span>
+      ) : null}
+    </div>
+  );
 }
 
 function TagFilter() {
@@ -133,7 +224,11 @@ export function FilterBar({ total }: { total: number | null }) {
   const resetFilters = useMemoriesStore((s) => s.resetFilters);
   const query = useMemoriesStore((s) => s.query);
   const setQuery = useMemoriesStore((s) => s.setQuery);
-  const sources = useKnownSources(store);
+  const { sources, speakers, sessions } = useFacets(store);
+  const conversations =
+    speakers.length > 0 ||
+    sessions.length > 0 ||
+    Boolean(filters.speaker || filters.session || filters.after || filters.before);
   const ids = useId();
   const active = activeFilterCount(filters);
   const searching = query.trim() !== '';
@@ -191,6 +286,8 @@ export function FilterBar({ total }: { total: number | null }) {
             <option value="created-desc">Newest first</option>
             <option value="created-asc">Oldest first</option>
             <option value="updated-desc">Recently changed</option>
+            <option value="occurred-desc">Happened, latest first</option>
+            <option value="occurred-asc">Happened, in order</option>
           </select>
         </label>
       </div>
@@ -213,6 +310,8 @@ export function FilterBar({ total }: { total: number | null }) {
         </div>
         <TagFilter />
       </div>
+
+      {conversations ? <ConversationFilters speakers={speakers} sessions={sessions} /> : null}
 
       <div className="mem-filters-row mem-filters-wrap">
         <label className="mem-field">

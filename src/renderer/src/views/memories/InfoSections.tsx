@@ -106,7 +106,14 @@ export function StrengthSection({ memory }: { memory: MemoryView }) {
   );
 }
 
-export function ProvenanceSection({ memory }: { memory: MemoryView }) {
+export function ProvenanceSection({
+  memory,
+  onShowSession,
+}: {
+  memory: MemoryView;
+  /** Lists the session's turns in order (the Memories view's filters). */
+  onShowSession?: (session: string) => void;
+}) {
   return (
     <section className="mem-section" aria-labelledby="mem-provenance">
       <h3 id="mem-provenance" className="mem-section-title">
@@ -117,6 +124,39 @@ export function ProvenanceSection({ memory }: { memory: MemoryView }) {
         <dd>
           {describeSource(memory.source)} <code className="mem-code">{memory.source}</code>
         </dd>
+        {memory.speaker ? (
+          <>
+            <dt>Said by</dt>
+            <dd>{memory.speaker}</dd>
+          </>
+        ) : null}
+        {memory.occurred_at ? (
+          <>
+            <dt>Happened</dt>
+            <dd>
+              <time dateTime={memory.occurred_at} title={memory.occurred_at}>
+                {new Date(memory.occurred_at).toLocaleString()}
+              </time>
+            </dd>
+          </>
+        ) : null}
+        {memory.session ? (
+          <>
+            <dt>Session</dt>
+            <dd>
+              <code className="mem-code">{memory.session}</code>{' '}
+              {onShowSession ? (
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onClick={() => onShowSession(memory.session as string)}
+                >
+                  Show the whole session
+                </Button>
+              ) : null}
+            </dd>
+          </>
+        ) : null}
         <dt>Written</dt>
         <dd>
           <TimeAgo iso={memory.created_at} />

@@ -13,7 +13,11 @@ import { historyFixture, idOf, neighborsFixture, viewFixture } from './testData'
 
 const ID = idOf(1);
 
-function setup(handlers: FakeHandlers = {}, memory: Partial<MemoryView> = {}) {
+function setup(
+  handlers: FakeHandlers = {},
+  memory: Partial<MemoryView> = {},
+  onShowSession?: (session: string) => void,
+) {
   let current = viewFixture(memory);
   const client = createFakeClient({
     'memory.get': () => current,
@@ -25,7 +29,12 @@ function setup(handlers: FakeHandlers = {}, memory: Partial<MemoryView> = {}) {
   const onFilterTag = vi.fn();
   renderWithClient(
     <>
-      <MemoryDetail id={ID} onClose={onClose} onFilterTag={onFilterTag} />
+      <MemoryDetail
+        id={ID}
+        onClose={onClose}
+        onFilterTag={onFilterTag}
+        {...(onShowSession ? { onShowSession } : {})}
+      />
       <Toasts />
     </>,
     client,
@@ -98,6 +107,37 @@ describe('MemoryDetail', () => {
       }),
     );
     await screen.findByRole('heading', { name: 'Deploys use the new pipeline' });
+  });
+
+  it('shows who said it, when and in which session; opens the session; edits the speaker', async () => {
+    const user = userEvent.setup();
+    const onShowSession = vi.fn();
+    const { client } = setup(
+      { 'memory.update': (args) => ({ id: args.id, version: 3, change: 'updated' }) },
+      { speaker: 'Priya', session: 'core-2026-03-02', occurred_at: '2026-03-02T09:05:00Z' },
+      onShowSession,
+    );
+    await heading();
+    const provenance = screen.getByRole('region', { name: 'Provenance' });
+    expect(within(provenance).getByText('Priya')).toBeTruthy();
+    expect(within(provenance).getByText('core-2026-03-02')).toBeTruthy();
+    expect(provenance.querySelector('time')?.getAttribute('dateTime')).toBe('2026-03-02T09:05:00Z');
+    await user.click(within(provenance).getByRole('button', { name: 'Show the whole session' }));
+    expect(onShowSession).toHaveBeenCalledWith('core-2026-03-02');
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    const said = screen.getByRole('textbox', { name: 'Said by' });
+    await user.clear(said);
+    await user.type(said, 'Priya S.');
+    await user.clear(screen.getByRole('textbox', { name: 'Session' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    // Only what changed is sent: an emptied session is cleared (null), the time untouched.
+    expect(client.callsOf('memory.update')[0]).toEqual({
+      store: 'default',
+      id: ID,
+      speaker: 'Priya S.',
+      session: null,
+      expected_version: 2,
+    });
   });
 
   it('edits with the version it started from, and handles a conflict', async () => {

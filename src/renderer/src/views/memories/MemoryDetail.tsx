@@ -196,10 +196,13 @@ export function MemoryDetail({
   id,
   onClose,
   onFilterTag,
+  onShowSession,
 }: {
   id: string;
   onClose: () => void;
   onFilterTag: (tag: string) => void;
+  /** Lists a session's turns in the order they were said. */
+  onShowSession?: (session: string) => void;
 }) {
   const store = useUiStore((s) => s.store);
   const { memory, history, neighbors } = useMemoryDetail(id, store);
@@ -278,7 +281,7 @@ export function MemoryDetail({
           onReload={reloadAll}
         />
         <StrengthSection memory={data} />
-        <ProvenanceSection memory={data} />
+        <ProvenanceSection memory={data} {...(onShowSession ? { onShowSession } : {})} />
         {promoting ? (
           <PromoteDialog
             targets={[{ id: data.id, title: data.title }]}

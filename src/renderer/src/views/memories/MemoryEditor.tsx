@@ -14,7 +14,28 @@ import { formatCount } from '../../lib/format';
 import { toLociError } from '../../lib/useEngineQuery';
 import { useUiStore } from '../../stores/uiStore';
 import { hasVisibleText } from '../../../../shared/text';
-import { CONTENT_MAX_BYTES, TITLE_MAX_CHARS, utf8Bytes } from './model';
+import {
+  CONTENT_MAX_BYTES,
+  SESSION_MAX_CHARS,
+  SPEAKER_MAX_CHARS,
+  TITLE_MAX_CHARS,
+  utf8Bytes,
+} from './model';
+
+/** An ISO time as a datetime-local input shows it (local time, minutes). */
+function toLocalInput(iso: string | null): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** A datetime-local value as ISO (null when empty or unreadable). */
+function fromLocalInput(value: string): string | null {
+  if (!value) return null;
+  const t = new Date(value).getTime();
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
+}
 
 export function MemoryEditor({
   memory,
@@ -32,6 +53,9 @@ export function MemoryEditor({
   const [content, setContent] = useState(memory.content);
   const [kind, setKind] = useState<MemoryKind>(memory.kind);
   const [visibility, setVisibility] = useState<Visibility>(memory.visibility);
+  const [speaker, setSpeaker] = useState(memory.speaker ?? '');
+  const [session, setSession] = useState(memory.session ?? '');
+  const [happened, setHappened] = useState(toLocalInput(memory.occurred_at));
   const [base, setBase] = useState(memory.version);
   const [conflict, setConflict] = useState(false);
   const [error, setError] = useState<LociError | null>(null);
@@ -49,18 +73,28 @@ export function MemoryEditor({
       ? `The text is ${formatCount(bytes)} bytes; at most ${formatCount(CONTENT_MAX_BYTES)}.`
       : null;
   const titleProblem = title.trim() ? null : 'The title cannot be empty.';
+  const happenedIso = fromLocalInput(happened);
+  const happenedProblem =
+    happened && happenedIso === null ? 'Give a date and time, or leave it empty.' : null;
+  const line = (v: string) => (v.trim() ? v.trim() : null);
 
   const patch = {
     ...(title.trim() !== memory.title ? { title: title.trim() } : {}),
     ...(content !== memory.content ? { content } : {}),
     ...(kind !== memory.kind ? { kind } : {}),
     ...(visibility !== memory.visibility ? { visibility } : {}),
+    ...(line(speaker) !== memory.speaker ? { speaker: line(speaker) } : {}),
+    ...(line(session) !== memory.session ? { session: line(session) } : {}),
+    // Compared at the input's precision (minutes), so an untouched field sends nothing.
+    ...(happenedIso !== fromLocalInput(toLocalInput(memory.occurred_at)) && !happenedProblem
+      ? { occurred_at: happenedIso }
+      : {}),
   };
   const dirty = Object.keys(patch).length > 0;
 
   const save = async (event?: FormEvent) => {
     event?.preventDefault();
-    if (busy || contentProblem || titleProblem) return;
+    if (busy || contentProblem || titleProblem || happenedProblem) return;
     if (!dirty) {
       onDone();
       return;
@@ -173,6 +207,39 @@ export function MemoryEditor({
           </select>
         </label>
       </div>
+      <div className="mem-editor-row" role="group" aria-label="Conversation">
+        <label className="mem-field">
+          <span className="mem-field-label">Said by</span>
+          <input
+            className="input"
+            value={speaker}
+            maxLength={SPEAKER_MAX_CHARS}
+            placeholder="nobody in particular"
+            onChange={(e) => setSpeaker(e.target.value)}
+          />
+        </label>
+        <label className="mem-field">
+          <span className="mem-field-label">Session</span>
+          <input
+            className="input"
+            value={session}
+            maxLength={SESSION_MAX_CHARS}
+            placeholder="none"
+            onChange={(e) => setSession(e.target.value)}
+          />
+        </label>
+        <label className="mem-field">
+          <span className="mem-field-label">Happened</span>
+          <input
+            type="datetime-local"
+            className="input"
+            value={happened}
+            aria-invalid={happenedProblem ? true : undefined}
+            onChange={(e) => setHappened(e.target.value)}
+          />
+        </label>
+      </div>
+      {happenedProblem ? <p className="mem-form-error">{happenedProblem}</p> : null}
       {error ? (
         <p className="mem-form-error" role="alert">
           Could not save: {error.message} <span className="state-code">({error.code})</span>
@@ -183,7 +250,7 @@ export function MemoryEditor({
           type="submit"
           variant="primary"
           busy={busy}
-          disabled={!!contentProblem || !!titleProblem}
+          disabled={!!contentProblem || !!titleProblem || !!happenedProblem}
         >
           {conflict ? 'Save over the newer version' : 'Save'}
         </Button>

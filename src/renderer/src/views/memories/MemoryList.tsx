@@ -130,6 +130,14 @@ const Row = memo(function Row({
           {row.deleted ? <span className="mem-flag mem-flag-deleted">forgotten</span> : null}
         </span>
         <span className="mem-row-preview truncate">
+          {row.speaker || row.occurred_at ? (
+            <span className="mem-said">
+              {[row.speaker, row.occurred_at ? saidOn(row.occurred_at) : null]
+                .filter(Boolean)
+                .join(' · ')}
+              {' · '}
+            </span>
+          ) : null}
           {searching && row.why ? <span className="mem-why">{row.why} · </span> : null}
           {row.preview}
         </span>
@@ -168,6 +176,15 @@ const Row = memo(function Row({
     </div>
   );
 });
+
+/** When a turn was said, short: "2 Mar 2026". */
+function saidOn(iso: string): string {
+  return new Date(iso).toLocaleDateString(undefined, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  });
+}
 
 export function MemoryList({ source, openId, label, onOpen, onToggle }: MemoryListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);

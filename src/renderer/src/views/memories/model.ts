@@ -16,6 +16,8 @@ export const RECALL_LIMIT_MAX: (typeof LIMITS)['recallLimitMax'] = 100;
 export const TAG_MAX_CHARS: (typeof LIMITS)['tagMaxChars'] = 100;
 export const TAGS_MAX: (typeof LIMITS)['tagsMax'] = 32;
 export const TITLE_MAX_CHARS: (typeof LIMITS)['titleMaxChars'] = 200;
+export const SESSION_MAX_CHARS: (typeof LIMITS)['sessionMaxChars'] = 200;
+export const SPEAKER_MAX_CHARS: (typeof LIMITS)['speakerMaxChars'] = 100;
 export const CONTENT_MAX_BYTES: (typeof LIMITS)['contentMaxBytes'] = 64 * 1024;
 export const QUERY_MAX_CHARS: (typeof LIMITS)['queryMaxChars'] = 2000;
 
@@ -65,6 +67,9 @@ export interface MemoryRow {
   /** Search rows: the recall score (0–1) and why it was returned. */
   score: number | null;
   why: string | null;
+  /** Conversation turns: who said it and when it happened (null when not recorded). */
+  speaker: string | null;
+  occurred_at: string | null;
 }
 
 export function rowFromSummary(m: MemorySummary): MemoryRow {
@@ -83,6 +88,8 @@ export function rowFromSummary(m: MemorySummary): MemoryRow {
     version: m.version,
     score: null,
     why: null,
+    speaker: m.speaker,
+    occurred_at: m.occurred_at,
   };
 }
 
@@ -102,13 +109,16 @@ export function rowFromHit(h: RecallHit): MemoryRow {
     version: null,
     score: h.score,
     why: h.why,
+    speaker: h.speaker ?? null,
+    occurred_at: h.occurred_at ?? null,
   };
 }
 
 export type TrustFilter = 'any' | 'trusted' | 'quarantined';
 export type PinnedFilter = 'any' | 'pinned' | 'unpinned';
 export type DeletedFilter = 'exclude' | 'include' | 'only';
-export type SortOrder = 'created-desc' | 'created-asc' | 'updated-desc';
+export type SortOrder =
+  'created-desc' | 'created-asc' | 'updated-desc' | 'occurred-asc' | 'occurred-desc';
 
 export interface Filters {
   kinds: MemoryKind[];
@@ -119,6 +129,14 @@ export interface Filters {
   pinned: PinnedFilter;
   deleted: DeletedFilter;
   atRisk: boolean;
+  /** '' any, else one session's turns. */
+  session: string;
+  /** '' any, else one speaker's. */
+  speaker: string;
+  /** '' or a day (YYYY-MM-DD): happened on or after it. */
+  after: string;
+  /** '' or a day (YYYY-MM-DD): happened on or before it. */
+  before: string;
   sort: SortOrder;
 }
 
@@ -131,6 +149,10 @@ export const DEFAULT_FILTERS: Filters = {
   pinned: 'any',
   deleted: 'exclude',
   atRisk: false,
+  session: '',
+  speaker: '',
+  after: '',
+  before: '',
   sort: 'created-desc',
 };
 
@@ -143,18 +165,46 @@ export function activeFilterCount(f: Filters): number {
     (f.trust !== DEFAULT_FILTERS.trust ? 1 : 0) +
     (f.pinned !== 'any' ? 1 : 0) +
     (f.deleted !== DEFAULT_FILTERS.deleted ? 1 : 0) +
-    (f.atRisk ? 1 : 0)
+    (f.atRisk ? 1 : 0) +
+    (f.session ? 1 : 0) +
+    (f.speaker ? 1 : 0) +
+    (f.after || f.before ? 1 : 0)
   );
+}
+
+const DAY_MS = 86_400_000;
+
+/** The conversation filters as the contract takes them (days as UTC instants, `before` inclusive). */
+export function conversationArgs(f: Filters): {
+  session?: string;
+  speaker?: string;
+  occurred_after?: string;
+  occurred_before?: string;
+} {
+  const day = (d: string) => Date.parse(`${d}T00:00:00Z`);
+  const after = f.after && !Number.isNaN(day(f.after)) ? day(f.after) : null;
+  const before = f.before && !Number.isNaN(day(f.before)) ? day(f.before) + DAY_MS : null;
+  return {
+    ...(f.session ? { session: f.session } : {}),
+    ...(f.speaker ? { speaker: f.speaker } : {}),
+    ...(after !== null ? { occurred_after: new Date(after).toISOString() } : {}),
+    ...(before !== null && (after === null || before > after)
+      ? { occurred_before: new Date(before).toISOString() }
+      : {}),
+  };
 }
 
 /** memory.list arguments for the filters, without paging. */
 export function listArgs(f: Filters, store: string | null): ListArgs {
-  const [order, direction] =
-    f.sort === 'created-asc'
-      ? (['created', 'asc'] as const)
-      : f.sort === 'updated-desc'
-        ? (['updated', 'desc'] as const)
-        : (['created', 'desc'] as const);
+  const [order, direction] = (
+    {
+      'created-desc': ['created', 'desc'],
+      'created-asc': ['created', 'asc'],
+      'updated-desc': ['updated', 'desc'],
+      'occurred-asc': ['occurred', 'asc'],
+      'occurred-desc': ['occurred', 'desc'],
+    } as const
+  )[f.sort];
   return {
     ...(store ? { store } : {}),
     ...(f.kinds.length ? { kinds: f.kinds } : {}),
@@ -164,6 +214,7 @@ export function listArgs(f: Filters, store: string | null): ListArgs {
     ...(f.pinned !== 'any' ? { pinned: f.pinned === 'pinned' } : {}),
     deleted: f.deleted,
     ...(f.atRisk ? { at_risk: true } : {}),
+    ...conversationArgs(f),
     order,
     direction,
   };
@@ -180,6 +231,7 @@ export function recallArgs(query: string, f: Filters, store: string | null): Rec
     rehearse: false,
     ...(f.kinds.length ? { kinds: f.kinds } : {}),
     ...(f.tags.length ? { tags: f.tags } : {}),
+    ...conversationArgs(f),
     include_quarantined: f.trust !== 'trusted',
   };
 }

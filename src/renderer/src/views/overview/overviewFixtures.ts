@@ -33,6 +33,8 @@ export function overviewFixture(
       { source: 'cli', count: 12 },
       { source: 'ui', count: 5 },
     ],
+    by_speaker: [],
+    sessions: [],
     recall: {
       count: 120,
       p50_ms: 4.2,

@@ -1,12 +1,13 @@
 // What the answer says about itself: which tier answered (`how`), whether meaning was
-// searched (`semantic`), the abstention decision with its reason and a gauge of the best
-// evidence against the bar, the `degraded` notes, and the token use.
+// searched (`semantic`), how sure it is (`confidence`, with what it is based on), the
+// abstention decision with its reason and a gauge of the best evidence against the bar,
+// the `degraded` notes, and the token use.
 import type { RecallResult } from '../../../../shared/api';
 import { Icon } from '../../components/Icon';
 import { decisionOf, type Decision } from './scoring';
 
 const HOW: Record<RecallResult['how'], string> = {
-  fastpath: 'recognised: the query names one memory, the rest of the pipeline did not run',
+  fastpath: 'recognised: the query names a memory; it leads, and the query’s words find the rest',
   hybrid: 'lexical and vector candidates, fused',
   lexical: 'words only: no vector branch ran',
 };
@@ -85,6 +86,18 @@ export function AnswerFacts({ result, asClient }: { result: RecallResult; asClie
             {result.abstained
               ? 'abstained'
               : `${result.results.length} result${result.results.length === 1 ? '' : 's'}`}
+          </span>
+        </dd>
+      </div>
+      <div>
+        <dt>confidence</dt>
+        <dd>
+          <span
+            className={`rl-pill rl-conf-${result.confidence.level}`}
+            data-testid="recall-confidence"
+            title={result.confidence.basis}
+          >
+            {result.confidence.level} · {result.confidence.value.toFixed(2)}
           </span>
         </dd>
       </div>

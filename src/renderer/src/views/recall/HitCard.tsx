@@ -88,11 +88,30 @@ export function HitCard({
         <KindBadge kind={hit.kind} />
         {hit.pinned ? <span className="rl-flag">pinned</span> : null}
         {hit.quarantined ? <span className="rl-flag rl-flag-warn">quarantined</span> : null}
+        {typeof hit.confidence === 'number' ? (
+          <span
+            className="rl-hit-conf num"
+            title="Probability that this is one of the memories asked for"
+          >
+            {Math.round(hit.confidence * 100)} %<span className="visually-hidden"> confidence</span>
+          </span>
+        ) : null}
         <span className="rl-hit-score num" title="The score the answer gives this memory">
           <span className="visually-hidden">score </span>
           {formatScore(hit.score)}
         </span>
       </div>
+      {hit.speaker || hit.occurred_at || hit.session ? (
+        <p className="rl-hit-said">
+          {[
+            hit.speaker ? `said by ${hit.speaker}` : '',
+            hit.occurred_at ? new Date(hit.occurred_at).toLocaleString() : '',
+            hit.session ? `session ${hit.session}` : '',
+          ]
+            .filter(Boolean)
+            .join(' · ')}
+        </p>
+      ) : null}
       {actions ? <div className="rl-hit-actions">{actions}</div> : null}
       <p className="rl-hit-why">{hit.why}</p>
       <p className={long && !expanded ? 'rl-hit-content is-clamped' : 'rl-hit-content'}>

@@ -140,7 +140,8 @@ const stages: TraceStage[] = [
       floor: 0.45,
       threshold_source: 'default',
       best_similarity: 0.71,
-      all_terms_matched: true,
+      best_coverage: 1,
+      absent: 0,
     },
   },
   {
@@ -214,7 +215,13 @@ export function abstainedRecall(): RecallResult {
     s.name === 'abstention'
       ? {
           ...s,
-          detail: { ...s.detail, abstained: true, best_similarity: 0.21, all_terms_matched: false },
+          detail: {
+            ...s.detail,
+            abstained: true,
+            best_similarity: 0.21,
+            best_coverage: 0,
+            absent: 1,
+          },
         }
       : s.name === 'lexical'
         ? { ...s, items: [] }
@@ -224,7 +231,11 @@ export function abstainedRecall(): RecallResult {
     store: 'default',
     how: 'hybrid',
     abstained: true,
-    confidence: { value: 0.05, level: 'low', basis: "12 % of the query's weight in words" },
+    confidence: {
+      value: 0.05,
+      level: 'low',
+      basis: "0 % of the query's weight in words (100 % of it in words no memory holds)",
+    },
     semantic: 'off',
     degraded: [],
     results: [],

@@ -108,7 +108,9 @@ describe('scoring', () => {
       abstained: true,
       gauge: { best: 0.21, bar: 0.45, calibrated: false },
     });
-    expect(decisionOf(hybridRecall()).reason).toBe('A memory matched every query term (2).');
+    expect(decisionOf(hybridRecall()).reason).toBe(
+      "Confidence high (0.82): 100 % of the query's weight in words.",
+    );
     const fast: RecallResult = {
       ...hybridRecall(),
       how: 'fastpath',

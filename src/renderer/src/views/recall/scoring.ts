@@ -1,6 +1,8 @@
 // How a result's final score is made, from its verbose breakdown and the ranking weights
 // the trace reports (docs/heuristics.md, "6. Ranking"):
-//   final = w_rel·min(1, fused + spread) + w_act·σ(B + 4) + w_ret·R + w_sal·salience + w_pin·pinned
+//   final = w_rel·min(1, relevance + spread) + w_act·σ(B + 4) + w_ret·R + w_sal·salience + w_pin·pinned
+// where relevance is the fused branches after the conversation signals (speaker, time,
+// session neighbours), relative to the best candidate
 // and the answer's abstention decision in words, from the trace's abstention stage.
 import type { RecallHit, RecallResult, ScoreBreakdown } from '../../../../shared/api';
 
@@ -58,7 +60,7 @@ export function contributions(
   weights: Weights,
 ): Contribution[] {
   const parts: [keyof Weights, string, number][] = [
-    ['relevance', 'Relevance', Math.min(1, breakdown.fused + breakdown.spread)],
+    ['relevance', 'Relevance', Math.min(1, breakdown.relevance + breakdown.spread)],
     ['activation', 'Activation', squash(breakdown.activation)],
     ['retrievability', 'Retrievability', breakdown.retrievability ?? 0],
     ['salience', 'Salience', breakdown.salience],
@@ -79,7 +81,8 @@ export interface Decision {
   reason: string;
   /** Best vector evidence against the bar, when the vector branch ran. */
   gauge: { best: number | null; bar: number; floor: number; calibrated: boolean } | null;
-  allTermsMatched: boolean | null;
+  /** Best IDF-weighted share of the query's words one memory holds (0–1), when traced. */
+  coverage: number | null;
 }
 
 const two = (n: number) => n.toFixed(2);
@@ -98,7 +101,7 @@ export function decisionOf(result: RecallResult): Decision {
           ? `The query names one memory: recognised at ${two(best)}, ${two(runner)} for the next.`
           : 'The query names one memory: the recogniser answered alone.',
       gauge: null,
-      allTermsMatched: null,
+      coverage: null,
     };
   }
   const stage = stages.find((s) => s.name === 'abstention');
@@ -112,42 +115,42 @@ export function decisionOf(result: RecallResult): Decision {
           : 'Nothing relevant was found.'
         : `${result.results.length} result${result.results.length === 1 ? '' : 's'} cleared the evidence check.`,
       gauge: null,
-      allTermsMatched: null,
+      coverage: null,
     };
   }
   const d = stage.detail;
   const bar = typeof d.threshold === 'number' ? d.threshold : null;
   const floor = typeof d.floor === 'number' ? d.floor : (bar ?? 0);
   const best = typeof d.best_similarity === 'number' ? d.best_similarity : null;
-  const all = typeof d.all_terms_matched === 'boolean' ? d.all_terms_matched : null;
+  const coverage = typeof d.best_coverage === 'number' ? d.best_coverage : null;
+  const absent = typeof d.absent === 'number' ? d.absent : 0;
   const calibrated = d.threshold_source === 'calibrated';
   const vectorRan = stages.some((s) => s.name === 'vector' && s.detail.used !== false);
-  const ranked = stages.find((s) => s.name === 'ranking')?.items.length ?? 0;
-  const terms = result.trace?.terms.length ?? 0;
   const barWords =
     bar === null ? '' : `the ${calibrated ? 'calibrated' : 'default'} bar of ${two(bar)}`;
+  const c = result.confidence;
 
   let reason: string;
   if (result.abstained) {
-    if (ranked === 0 && !vectorRan) reason = 'No memory matched the query’s words.';
-    else if (!vectorRan)
-      reason = 'No memory matched enough of the query’s words, and there is no vector branch.';
-    else
-      reason = `No memory matched every query term${terms ? ` (${terms})` : ''}, and the best similarity ${
-        best === null ? '(none)' : two(best)
-      } is under ${barWords || 'the bar'}.`;
-  } else if (all) {
-    reason = `A memory matched every query term${terms ? ` (${terms})` : ''}.`;
-  } else if (vectorRan && best !== null && bar !== null && best >= bar) {
-    reason = `The best similarity ${two(best)} reaches ${barWords}.`;
+    const words =
+      absent >= 0.999
+        ? 'No word of the query is in any memory'
+        : 'Almost none of the query’s weight is in any memory';
+    reason = vectorRan
+      ? `${words}, and nothing is near in meaning (best similarity ${best === null ? 'none' : two(best)}, under ${barWords || 'the bar'}).`
+      : `${words}, and there is no vector branch.`;
   } else {
-    reason = 'Some memories matched enough of the query’s words.';
+    reason = `Confidence ${c.level} (${two(c.value)}): ${c.basis}.${
+      c.level === 'low'
+        ? ' More likely than not, what was asked is not among these results: a lead to check.'
+        : ''
+    }`;
   }
   return {
     abstained: result.abstained,
     reason,
     gauge: vectorRan && bar !== null ? { best, bar, floor, calibrated } : null,
-    allTermsMatched: all,
+    coverage,
   };
 }
 
@@ -158,9 +161,14 @@ export function breakdownRows(hit: RecallHit): { label: string; value: string; h
   const rank = (r: number | null) => (r === null ? '' : ` · rank ${r}`);
   return [
     {
-      label: 'Relevance (fused)',
+      label: 'Relevance',
+      value: two(b.relevance),
+      hint: 'The branches fused, with the conversation signals, relative to the best candidate (0–1)',
+    },
+    {
+      label: 'Fused',
       value: two(b.fused),
-      hint: 'Reciprocal rank fusion of the lexical and vector ranks, 0–1',
+      hint: 'Lexical and vector scores combined, before the conversation signals',
     },
     {
       label: 'Lexical',
@@ -169,6 +177,26 @@ export function breakdownRows(hit: RecallHit): { label: string; value: string; h
           ? 'not a lexical match'
           : `${b.matched_terms}/${b.query_terms} terms${rank(b.lexical_rank)}${b.lexical === null ? '' : ` · BM25 ${two(b.lexical)}`}`,
       hint: 'Full-text match over title, content, tags and identifier parts',
+    },
+    {
+      label: 'Coverage',
+      value: two(b.coverage),
+      hint: 'Share of the query’s IDF weight it holds: rare words count more than common ones',
+    },
+    {
+      label: 'Speaker',
+      value: b.speaker ? 'named by the query' : '—',
+      hint: 'The query names who said it',
+    },
+    {
+      label: 'Time',
+      value: b.time ? two(b.time) : '—',
+      hint: 'How well when it happened fits a time the query names (0–1)',
+    },
+    {
+      label: 'Neighbour',
+      value: b.neighbour ? two(b.neighbour) : '—',
+      hint: 'Relevance lent by a matching turn next to it in its session',
     },
     {
       label: 'Vector similarity',
