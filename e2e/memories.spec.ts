@@ -171,7 +171,8 @@ export async function conversationFiltersListOneSpeakerAndASessionInOrder(t: E2E
     // The session, every speaker, in the order it was said.
     await expectText(total(t), countLabel(3));
     const ordered = await poll(
-      async () => (await grid(t).getByRole('row').allTextContents()).filter((r) => r.includes(': ')),
+      async () =>
+        (await grid(t).getByRole('row').allTextContents()).filter((r) => r.includes(': ')),
       (rows) => rows.length === 3,
       { message: 'the three turns' },
     );
