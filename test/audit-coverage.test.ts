@@ -66,6 +66,7 @@ const OUTSIDE_THE_CHAIN: Partial<Record<MethodName, string>> = {
   'models.install': 'model files',
   'models.remove': 'model files',
   'models.use': 'configuration',
+  'models.decline': 'configuration',
   'ingest.upload': 'stages file bytes; nothing is written to the store until ingest.files',
   'ingest.cancel': 'stops a running batch; what it wrote is audited by ingest.files',
   'ingest.setFolders': 'configuration',

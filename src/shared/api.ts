@@ -270,12 +270,30 @@ export interface ModelInfo {
   size_bytes: number | null;
 }
 
+/** The model a person is offered while recall matches spelling only. */
+export interface ModelOffer {
+  id: string;
+  name: string;
+  license: string;
+  description: string;
+  /** Download size in bytes; `approximate` when the catalogue pins no exact size. */
+  size_bytes: number | null;
+  approximate: boolean;
+  /** Why it is offered, in one sentence. */
+  reason: string;
+}
+
 export interface ModelListResult {
   models: ModelInfo[];
   /** The vectors in use now: a model id, or the hashing fallback's. */
   active: string;
   semantic: 'on' | 'off';
   note: string | null;
+  /**
+   * The catalogue's default, while no model is installed and nobody declined it
+   * (`models.decline`); null otherwise. Installing it is `models.install`.
+   */
+  offer: ModelOffer | null;
 }
 
 export interface FsrsView {
@@ -1131,6 +1149,7 @@ export const methods = {
   'models.install': method<ModelInfo>()(ModelIdArgsSchema),
   'models.remove': method<{ id: string; removed: true }>()(ModelIdArgsSchema),
   'models.use': method<ModelListResult>()(ModelUseArgsSchema),
+  'models.decline': method<ModelListResult>()(EmptyArgsSchema),
   'ingest.files': method<IngestReport>()(IngestFilesArgsSchema),
   'ingest.upload': method<IngestUploadResult>()(IngestUploadArgsSchema),
   'ingest.cancel': method<IngestCancelResult>()(IngestCancelArgsSchema),

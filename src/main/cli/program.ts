@@ -212,6 +212,58 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     };
   }
 
+  /** Installs a catalogue model with a progress bar (`loci models install`, `loci setup`). */
+  async function installModel(cmd: Command, id: string): Promise<void> {
+    await connect(cmd);
+    const bar = progressBar(io, `${id} {file} [{bar}] {percentage}% {value}/{total} bytes`);
+    const off = follow('models.progressed', (p) =>
+      bar.update(p.received, p.total ?? p.received, { file: `${p.index}/${p.files} ${p.file}` }),
+    );
+    try {
+      const r = await call(cmd, 'models.install', { id });
+      bar.stop();
+      print(
+        cmd,
+        r,
+        (m) =>
+          `${c.green('Installed')} ${m.id} in ${m.dir ?? '?'}${m.pinned ? '' : c.yellow(' (its hashes were recorded at download: the catalogue pins none yet)')}\nRun \`loci embed\` to embed your memories with it now, or let the daemon do it in the background.\n`,
+      );
+    } finally {
+      off();
+      bar.stop();
+    }
+  }
+
+  /**
+   * While no model is installed, `loci setup` offers the catalogue's default: asked on a
+   * terminal (nothing downloads without a yes), a hint line otherwise.
+   */
+  async function offerModel(cmd: Command): Promise<void> {
+    const { offer } = await call(cmd, 'models.list', {});
+    if (!offer) return;
+    const size =
+      offer.size_bytes === null
+        ? null
+        : `${offer.approximate ? 'about ' : ''}${Math.round(offer.size_bytes / 1_000_000)} MB`;
+    const facts = [size, `licence ${offer.license}`].filter(Boolean).join(', ');
+    io.stdout.write(`\n${offer.reason}\n`);
+    if (!io.interactive || !io.stdin.isTTY) {
+      io.stdout.write(
+        `Recall by meaning: \`loci models install ${offer.id}\` (${offer.name}, ${facts}).\n`,
+      );
+      return;
+    }
+    if (
+      await confirm(io, `Install ${offer.name} now (${facts}) so recall finds memories by meaning?`)
+    ) {
+      await installModel(cmd, offer.id);
+    } else {
+      io.stdout.write(
+        `Not now. Later: \`loci models install ${offer.id}\`, or Settings in the observatory.\n`,
+      );
+    }
+  }
+
   /** Adds `store` from the global option when the method takes one. */
   function withStore<T extends object>(cmd: Command, args: T): T & { store?: string } {
     const store = globals(cmd).store;
@@ -609,24 +661,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     )
     .argument('<id>', 'a model id from `loci models list`')
     .action(async (id: string, _o, cmd: Command) => {
-      await connect(cmd);
-      const bar = progressBar(io, `${id} {file} [{bar}] {percentage}% {value}/{total} bytes`);
-      const off = follow('models.progressed', (p) =>
-        bar.update(p.received, p.total ?? p.received, { file: `${p.index}/${p.files} ${p.file}` }),
-      );
-      try {
-        const r = await call(cmd, 'models.install', { id });
-        bar.stop();
-        print(
-          cmd,
-          r,
-          (m) =>
-            `${c.green('Installed')} ${m.id} in ${m.dir ?? '?'}${m.pinned ? '' : c.yellow(' (its hashes were recorded at download: the catalogue pins none yet)')}\nRun \`loci embed\` to embed your memories with it now, or let the daemon do it in the background.\n`,
-        );
-      } finally {
-        off();
-        bar.stop();
-      }
+      await installModel(cmd, id);
     });
   models
     .command('remove')
@@ -796,85 +831,92 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .option('--dry-run', 'show the changes, write nothing')
     .option('-y, --yes', 'write without asking')
     .action(async (o, cmd: Command) => {
-      const plans = (
-        await call(cmd, 'setup.plan', {
-          ...(o.client ? { client: o.client } : {}),
-          ...(o.transport ? { transport: o.transport } : {}),
-        })
-      ).clients;
-      const relevant = plans.filter((p) => o.client || p.installed);
-      const json = Boolean(globals(cmd).json);
-      const pending = relevant.filter((p) => p.action === 'add' || p.action === 'update');
-      const blocked = relevant.filter((p) => p.problem);
-      // A file Loci refused to edit fails the command, after the others are written.
-      const refuse = () => {
-        if (blocked.length > 0)
-          throw new LociError('invalid-args', blocked.map((p) => p.problem).join(' '));
-      };
-      if (json && (o.dryRun || !o.yes)) {
-        print(cmd, { clients: relevant }, () => '');
-        return;
-      }
-      if (json) {
-        const written = [];
-        for (const p of pending) {
-          written.push(
-            await call(cmd, 'setup.write', {
-              client: p.client as ClientId,
-              transport: p.transport,
-            }),
-          );
-        }
-        print(cmd, { clients: relevant, written }, () => '');
-        refuse();
-        return;
-      }
-      if (relevant.length === 0) {
-        io.stdout.write(
-          'No MCP client found on this machine (looked for Claude Code, Claude Desktop, Cursor, VS Code, Windsurf and Zed). Use --client to write one anyway.\n',
-        );
-        return;
-      }
-      for (const p of relevant) {
-        io.stdout.write(
-          `${c.bold(p.name)}  ${c.dim(p.file)}\n  ${
-            p.problem
-              ? c.red(p.problem)
-              : p.action === 'unchanged'
-                ? c.green('already set up')
-                : `${p.action} (${p.transport})\n${p.diff
-                    .split('\n')
-                    .map((l) => `    ${l}`)
-                    .join('\n')}`
-          }\n`,
-        );
-      }
-      if (o.dryRun) return;
-      if (pending.length > 0) {
-        if (
-          !o.yes &&
-          !(await confirm(
-            io,
-            `Write ${pending.length} configuration${pending.length === 1 ? '' : 's'}? (originals are backed up)`,
-          ))
-        ) {
-          io.stdout.write('Nothing written. Run `loci setup --yes` to write.\n');
-          return;
-        }
-        for (const p of pending) {
-          // The transport shown in the plan (a client that takes only stdio keeps stdio).
-          const r = await call(cmd, 'setup.write', {
+      await connectEditors(o, cmd);
+      if (!globals(cmd).json && !o.dryRun) await offerModel(cmd);
+    });
+  async function connectEditors(
+    o: { client?: ClientId; transport?: 'http' | 'stdio'; dryRun?: boolean; yes?: boolean },
+    cmd: Command,
+  ): Promise<void> {
+    const plans = (
+      await call(cmd, 'setup.plan', {
+        ...(o.client ? { client: o.client } : {}),
+        ...(o.transport ? { transport: o.transport } : {}),
+      })
+    ).clients;
+    const relevant = plans.filter((p) => o.client || p.installed);
+    const json = Boolean(globals(cmd).json);
+    const pending = relevant.filter((p) => p.action === 'add' || p.action === 'update');
+    const blocked = relevant.filter((p) => p.problem);
+    // A file Loci refused to edit fails the command, after the others are written.
+    const refuse = () => {
+      if (blocked.length > 0)
+        throw new LociError('invalid-args', blocked.map((p) => p.problem).join(' '));
+    };
+    if (json && (o.dryRun || !o.yes)) {
+      print(cmd, { clients: relevant }, () => '');
+      return;
+    }
+    if (json) {
+      const written = [];
+      for (const p of pending) {
+        written.push(
+          await call(cmd, 'setup.write', {
             client: p.client as ClientId,
             transport: p.transport,
-          });
-          io.stdout.write(
-            `${c.green('Wrote')} ${r.file}${r.backup ? c.dim(` (backup: ${r.backup})`) : ''}\n`,
-          );
-        }
-        io.stdout.write('Restart the editors (or reload their MCP servers) to connect.\n');
+          }),
+        );
       }
+      print(cmd, { clients: relevant, written }, () => '');
       refuse();
-    });
+      return;
+    }
+    if (relevant.length === 0) {
+      io.stdout.write(
+        'No MCP client found on this machine (looked for Claude Code, Claude Desktop, Cursor, VS Code, Windsurf and Zed). Use --client to write one anyway.\n',
+      );
+      return;
+    }
+    for (const p of relevant) {
+      io.stdout.write(
+        `${c.bold(p.name)}  ${c.dim(p.file)}\n  ${
+          p.problem
+            ? c.red(p.problem)
+            : p.action === 'unchanged'
+              ? c.green('already set up')
+              : `${p.action} (${p.transport})\n${p.diff
+                  .split('\n')
+                  .map((l) => `    ${l}`)
+                  .join('\n')}`
+        }\n`,
+      );
+    }
+    if (o.dryRun) return;
+    if (pending.length > 0) {
+      if (
+        !o.yes &&
+        !(await confirm(
+          io,
+          `Write ${pending.length} configuration${pending.length === 1 ? '' : 's'}? (originals are backed up)`,
+        ))
+      ) {
+        io.stdout.write('Nothing written. Run `loci setup --yes` to write.\n');
+        return;
+      }
+      for (const p of pending) {
+        // The transport shown in the plan (a client that takes only stdio keeps stdio).
+        const r = await call(cmd, 'setup.write', {
+          client: p.client as ClientId,
+          transport: p.transport,
+        });
+        io.stdout.write(
+          `${c.green('Wrote')} ${r.file}${r.backup ? c.dim(` (backup: ${r.backup})`) : ''}\n`,
+        );
+      }
+      io.stdout.write('Restart the editors (or reload their MCP servers) to connect.\n');
+    }
+    refuse();
+  }
   setup
     .command('check')
     .description('audit every client: missing, stale port or token, duplicate entries')

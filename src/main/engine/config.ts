@@ -21,6 +21,12 @@ export const ConfigSchema = z.strictObject({
       model: z.string().min(1).default('auto'),
       threads: z.number().int().min(1).max(64).optional(),
       batch_size: z.number().int().min(1).max(256).default(32),
+      /**
+       * `ask`: while no model is installed, the observatory, the desktop app and
+       * `loci setup` offer the catalogue's default (nothing downloads without a yes);
+       * `declined`: a person said "not now", so they no longer ask.
+       */
+      offer: z.enum(['ask', 'declined']).default('ask'),
     })
     .prefault({}),
   recall: z

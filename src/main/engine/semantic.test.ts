@@ -199,6 +199,28 @@ describe('embeddings with a model installed', () => {
     expect(results).toHaveLength(40);
   });
 
+  it('offers the default model while none is installed, until a person declines', async () => {
+    const bare = await openTestEngine({ env: {} });
+    engines.push(bare);
+    const list = await bare.cli.call('models.list', {});
+    expect(list.offer).toMatchObject({
+      id: 'all-minilm-l6-v2-int8',
+      license: 'Apache-2.0',
+      size_bytes: 23_000_000,
+      approximate: true,
+    });
+    const declined = await bare.cli.call('models.decline', {});
+    expect(declined.offer).toBeNull();
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    expect(JSON.parse(readFileSync(join(bare.dir, 'config.json'), 'utf8'))).toMatchObject({
+      embedding: { offer: 'declined' },
+    });
+    // With a model installed there is nothing to offer.
+    const t = await open();
+    expect((await t.cli.call('models.list', {})).offer).toBeNull();
+  });
+
   it('keeps track of what waits for a vector through creates, edits, forgets and erases', async () => {
     const t = await openTestEngine({ env: {}, embedWrites: 'background' });
     engines.push(t);

@@ -8,6 +8,7 @@ import type {
   EmbeddingStatusView,
   ModelInfo,
   ModelListResult,
+  ModelOffer,
 } from '../../shared/api';
 import { LociError } from '../../shared/errors';
 import { updateConfig, type Config } from './config';
@@ -348,7 +349,7 @@ export class Semantic {
     const notes: string[] = [];
     if (!status.semantic) {
       notes.push(
-        `semantic: off — ${status.note ?? 'no embedding model'}; vectors come from the hashing fallback, which matches spelling, not meaning (\`loci models install\`)`,
+        `semantic: off — ${status.note ?? 'no embedding model'}; vectors come from the hashing fallback, which matches spelling, not meaning (install one: \`loci models install ${catalogue().default}\`, or Settings in the observatory)`,
       );
     }
     const useVectors = recallConfig.use_vectors;
@@ -441,7 +442,42 @@ export class Semantic {
       active: status.model,
       semantic: status.semantic ? 'on' : 'off',
       note: status.note,
+      offer: this.offer(found.length > 0),
     };
+  }
+
+  /** The default model to offer a person, or null (one is installed, "none" chosen, declined). */
+  private offer(anyInstalled: boolean): ModelOffer | null {
+    const embedding = this.options.config.embedding;
+    if (anyInstalled || embedding.offer === 'declined' || embedding.model === 'none') return null;
+    const cat = catalogue();
+    const entry = cat.models.find((m) => m.id === cat.default);
+    if (!entry) return null;
+    const sizes = Object.values(entry.files).map((f) => f.size);
+    const exact = sizes.every((x) => typeof x === 'number');
+    return {
+      id: entry.id,
+      name: entry.name,
+      license: entry.license,
+      description: entry.description,
+      size_bytes: exact
+        ? sizes.reduce<number>((a, b) => a + (b as number), 0)
+        : (entry.approx_bytes ?? null),
+      approximate: !exact,
+      reason:
+        'Without a model recall matches words and spelling only: a question worded differently from the memory may miss it.',
+    };
+  }
+
+  /** A person said "not now" to the offer: remembered in config.json, so nobody asks again. */
+  declineOffer(): ModelListResult {
+    const config = updateConfig(this.options.dataDir, (raw) => {
+      const embedding = (raw.embedding as Record<string, unknown> | undefined) ?? {};
+      embedding.offer = 'declined';
+      raw.embedding = embedding;
+    });
+    this.options.config.embedding.offer = config.embedding.offer;
+    return this.listModels();
   }
 
   async installModel(

@@ -54,6 +54,11 @@ export const CatalogueEntrySchema = z.object({
   languages: z.array(z.string()).min(1),
   /** Cosine similarity below which recall abstains until the store is calibrated. */
   abstain_below: z.number().min(0).max(1),
+  /**
+   * About how many bytes the download is, for people deciding whether to install, when a
+   * file's exact size is not pinned (a size in `files` is checked; this one only shown).
+   */
+  approx_bytes: z.number().int().positive().optional(),
   files: z.record(
     z.string(),
     z.object({

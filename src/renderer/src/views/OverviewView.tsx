@@ -16,6 +16,7 @@ import { useUiStore } from '../stores/uiStore';
 import { useClients } from './connect/useClients';
 import { findView } from './index';
 import { ClientsCard, CreatedCard, LatencyCard, SourcesCard } from './overview/OverviewCharts';
+import { ModelOffer } from './settings/ModelOffer';
 
 /** The window of the "memories over time" chart. */
 const DAYS = 90;
@@ -208,6 +209,7 @@ export default function OverviewView() {
       {error && data ? (
         <ErrorState compact title="Could not refresh" error={error} onRetry={query.reload} />
       ) : null}
+      <ModelOffer />
       {query.loading ? (
         <LoadingState label="Loading the store's statistics…" />
       ) : !data ? (

@@ -6,6 +6,7 @@ import { useEngineQuery } from '../lib/useEngineQuery';
 import { ErrorState } from '../components/ErrorState';
 import { AllowedFoldersCard } from './settings/AllowedFoldersCard';
 import { EmbeddingCard } from './settings/EmbeddingCard';
+import { ModelOffer } from './settings/ModelOffer';
 import { ModelsCard } from './settings/ModelsCard';
 import { StoresCard } from './settings/StoresCard';
 import { AboutCard, DaemonCard } from './settings/SystemCards';
@@ -24,6 +25,7 @@ export default function SettingsView() {
       </header>
       <div className="sv-grid">
         <StoresCard />
+        <ModelOffer />
         <ModelsCard />
         <EmbeddingCard />
         <AllowedFoldersCard />

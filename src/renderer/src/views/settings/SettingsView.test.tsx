@@ -39,8 +39,19 @@ function modelsFixture(overrides: Partial<ModelInfo>[] = []): ModelListResult {
     active: active?.id ?? 'hash-384',
     semantic: active ? 'on' : 'off',
     note: active ? null : 'no embedding model installed',
+    offer: null,
   };
 }
+
+const OFFER: NonNullable<ModelListResult['offer']> = {
+  id: MINI.id,
+  name: MINI.name,
+  license: MINI.license,
+  description: 'Fast English sentence embeddings.',
+  size_bytes: 23_000_000,
+  approximate: true,
+  reason: 'Without a model recall matches words and spelling only.',
+};
 
 function stores(names: string[]): StoreInfo[] {
   return storeListFixture(names).stores;
@@ -297,6 +308,63 @@ describe('SettingsView: models', () => {
     );
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(client.callsOf('models.remove')).toEqual([{ id: MINI.id }]);
+  });
+});
+
+describe('SettingsView: the model offer', () => {
+  it('offers the default model with its size and licence, and installs it with one click', async () => {
+    const user = userEvent.setup();
+    let installed = false;
+    const client = setup({
+      'models.list': () =>
+        installed
+          ? modelsFixture([{ installed: true, active: true }])
+          : { ...modelsFixture(), offer: OFFER },
+      'models.install': () => {
+        installed = true;
+        return { ...MINI, installed: true, active: true, dir: '/m' };
+      },
+    });
+    const offer = await screen.findByTestId('model-offer');
+    expect(offer.textContent).toContain('Recall by meaning');
+    expect(offer.textContent).toMatch(/about 21\.9 MB, licence Apache-2\.0/);
+    await user.click(within(offer).getByRole('button', { name: /^Install \(about 21\.9 MB\)/ }));
+    expect(client.callsOf('models.install')).toEqual([{ id: MINI.id }]);
+    await waitFor(() => expect(screen.queryByTestId('model-offer')).toBeNull());
+  });
+
+  it('remembers "not now" and stops offering', async () => {
+    const user = userEvent.setup();
+    let declined = false;
+    const client = setup({
+      'models.list': () => ({ ...modelsFixture(), offer: declined ? null : OFFER }),
+      'models.decline': () => {
+        declined = true;
+        return modelsFixture();
+      },
+    });
+    const offer = await screen.findByTestId('model-offer');
+    await user.click(within(offer).getByRole('button', { name: 'Not now' }));
+    expect(client.callsOf('models.decline')).toEqual([{}]);
+    await waitFor(() => expect(screen.queryByTestId('model-offer')).toBeNull());
+    expect(client.callsOf('models.install')).toEqual([]);
+  });
+
+  it('says why an install failed and offers to try again', async () => {
+    const user = userEvent.setup();
+    setup({
+      'models.list': () => ({ ...modelsFixture(), offer: OFFER }),
+      'models.install': () => {
+        throw new EngineCallError(
+          'unavailable',
+          'Could not download model.onnx: network unreachable.',
+        );
+      },
+    });
+    const offer = await screen.findByTestId('model-offer');
+    await user.click(within(offer).getByRole('button', { name: /^Install/ }));
+    expect((await within(offer).findByText(/network unreachable/)).textContent).toBeTruthy();
+    expect(within(offer).getByRole('button', { name: /Try again|Retry/ })).toBeTruthy();
   });
 });
 
