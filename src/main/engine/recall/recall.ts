@@ -1,53 +1,36 @@
-// The recall pipeline (DESIGN.md §6): recognise → lexical and vector candidates fused by
-// reciprocal rank → spreading activation over links → ranking with activation,
-// retrievability and salience → abstention → diversity → token budget → rehearsal.
-// Every answer says how it was found, what was degraded and how long each stage took;
-// `explain` adds the stage-by-stage trace.
+// The recall pipeline (DESIGN.md §6): recognise → lexical and vector candidates → fusion
+// with the conversation signals (candidates.ts) → spreading activation over links →
+// ranking with activation, retrievability and salience → confidence and abstention →
+// diversity → token budget → rehearsal. Every answer says how it was found, how sure it
+// is, what was degraded and how long each stage took; `explain` adds the stage trace.
 import type { z } from 'zod';
-import type {
-  Actor,
-  RecallHit,
-  RecallResult,
-  RecallTrace,
-  ScoreBreakdown,
-  TraceStage,
-} from '../../../shared/api';
+import type { Actor, RecallHit, RecallResult, RecallTrace, TraceStage } from '../../../shared/api';
 import type { RecallArgsSchema } from '../../../shared/schemas';
 import type { Config } from '../config';
 import { embeddingText } from '../embed/backfill';
 import type { Embedder } from '../embed/types';
 import { dot } from '../embed/pooling';
-import {
-  iso,
-  isPerson,
-  MEMORY_COLUMNS,
-  parseTags,
-  parseTime,
-  visibilityFilter,
-  type MemoryRow,
-} from '../memory/model';
-import { conversationFilters } from '../memory/read';
+import { MEMORY_COLUMNS, type MemoryRow } from '../memory/model';
 import { readUseMany } from '../memory/state';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
-import { applyBudget, loadTokenCounter, truncateText } from './budget';
+import { applyBudget, loadTokenCounter } from './budget';
 import { emptyCandidate, fuseCandidates, type Candidate } from './candidates';
-import { assessEvidence, hitConfidence, type Evidence } from './confidence';
+import { assessEvidence, hitConfidence } from './confidence';
 import { namedSpeakers, storeSpeakers } from './conversation';
-import { lexicalSearch, type Filter } from './lexical';
+import { lexicalSearch } from './lexical';
 import { finalScore, mmr, setJaccard, wordSet } from './ranking';
+import { answerConfidence, breakdown, round, toHit, why } from './present';
 import { timeCues } from './timeQuery';
 import type { Thresholds } from './calibration';
 import type { Recognizer } from './recognizer';
 import { spreadActivation } from './spreading';
 import { parseQuery, queryPhrase } from './terms';
+import { recallFilter } from './filter';
 import { searchVectors, type VectorHit, type VectorIndex } from './vectorIndex';
-import { injectionFlags } from '../write/injection';
 
 export type ParsedRecall = z.output<typeof RecallArgsSchema>;
 
-/** Compact answers carry about this many characters of each memory. */
-export const COMPACT_CHARS = 320;
 /** Candidates taken from each branch per requested result. */
 const BRANCH_FACTOR = 3;
 /** … and at least this many, so a small `limit` still ranks from a fair pool. */
@@ -88,74 +71,6 @@ export interface RecallContext {
   /** Notes from the embedding service (why semantic is off, …). */
   notes: string[];
   rehearse: (rids: number[], pairs: [number, number][]) => void;
-}
-
-export function recallFilter(args: ParsedRecall, actor: Actor): Filter {
-  const where: string[] = ['m.deleted_at IS NULL'];
-  const params: unknown[] = [];
-  const vis = visibilityFilter(actor);
-  where.push(vis.sql);
-  params.push(...vis.params);
-  // Agents never see quarantined memories; a person may ask to include them.
-  if (!(args.include_quarantined && isPerson(actor))) where.push(`m.trust = 'trusted'`);
-  if (args.kinds && args.kinds.length > 0) {
-    where.push(`m.kind IN (${args.kinds.map(() => '?').join(', ')})`);
-    params.push(...args.kinds);
-  }
-  if (args.tags && args.tags.length > 0) {
-    const tags = [...new Set(args.tags)];
-    where.push(
-      `m.rid IN (SELECT rid FROM memory_tag WHERE tag IN (${tags.map(() => '?').join(', ')})
-                 GROUP BY rid HAVING COUNT(*) = ${tags.length})`,
-    );
-    params.push(...tags);
-  }
-  conversationFilters(args, where, params);
-  if (args.as_of) {
-    const t = parseTime(args.as_of);
-    where.push(
-      '(m.valid_from IS NULL OR m.valid_from <= ?) AND (m.valid_to IS NULL OR m.valid_to > ?)',
-    );
-    params.push(t, t);
-  } else if (!args.history) {
-    // A memory replaced by a live one is history: hidden unless asked for (or asked about a past time).
-    where.push(
-      `NOT EXISTS (SELECT 1 FROM link sl JOIN memory sm ON sm.rid = sl.src
-                    WHERE sl.dst = m.rid AND sl.type = 'supersedes' AND sm.deleted_at IS NULL)`,
-    );
-  }
-  return { sql: where.join(' AND '), params };
-}
-
-const round = (v: number, digits = 3) => Math.round(v * 10 ** digits) / 10 ** digits;
-
-function why(c: Candidate, units: number, now: number, semantic: boolean): string {
-  const parts: string[] = [];
-  if (c.lexical) {
-    parts.push(
-      c.lexical.phrase
-        ? 'contains the query word for word'
-        : c.lexical.matched === units
-          ? units === 1
-            ? 'matched the query term'
-            : `matched all ${units} query terms`
-          : `matched ${c.lexical.matched} of ${units} query terms`,
-    );
-  }
-  if (c.vector)
-    parts.push(
-      `${semantic ? 'similar in meaning' : 'similar in spelling'} (${c.vector.similarity.toFixed(2)})`,
-    );
-  if (c.speaker) parts.push(`said by ${(c.row as MemoryRow).speaker}, whom the query names`);
-  if (c.time >= 0.5) parts.push('from the time the query names');
-  if (c.neighbour > 0 && (c.neighbour >= c.fused || (!c.lexical && !c.vector)))
-    parts.push('said next to a match in its session');
-  if (c.spread > 0 && !c.lexical && !c.vector && c.neighbour === 0)
-    parts.push('linked to other results');
-  else if (c.spread > 0.05) parts.push('also linked to other results');
-  const row = c.row as MemoryRow;
-  if (row.valid_to !== null && row.valid_to <= now) parts.push(`valid until ${iso(row.valid_to)}`);
-  return parts.join('; ');
 }
 
 function loadVectors(ctx: RecallContext, rids: number[]): Map<number, Float32Array> {
@@ -630,63 +545,4 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
     omitted: budget.omitted,
     tokens: { used: budget.used, max: args.max_tokens ?? null },
   });
-}
-
-function answerConfidence(e: Evidence): RecallResult['confidence'] {
-  return { value: round(e.confidence, 3), level: e.level, basis: e.basis };
-}
-
-function breakdown(c: Candidate, units: number): ScoreBreakdown {
-  return {
-    lexical: c.lexical ? round(c.lexical.bm25, 4) : null,
-    lexical_rank: c.lexicalRank,
-    vector: c.vector ? round(c.vector.similarity, 4) : null,
-    vector_rank: c.vectorRank,
-    fused: round(c.fused, 4),
-    coverage: round(c.lexical?.coverage ?? 0, 4),
-    speaker: c.speaker,
-    time: round(c.time, 4),
-    neighbour: round(c.neighbour, 4),
-    relevance: round(c.relevance, 4),
-    spread: round(c.spread, 4),
-    activation: c.activation === null ? null : round(c.activation, 4),
-    retrievability: c.retrievability === null ? null : round(c.retrievability, 4),
-    salience: (c.row as MemoryRow).salience,
-    matched_terms: c.lexical?.matched ?? 0,
-    query_terms: units,
-    final: round(c.final, 4),
-  };
-}
-
-function toHit(
-  row: MemoryRow,
-  args: ParsedRecall,
-  scored: { score: number; confidence: number; why: string; breakdown: ScoreBreakdown | null },
-): RecallHit {
-  const verbose = args.format === 'verbose';
-  const body = verbose
-    ? { text: row.content, truncated: false }
-    : truncateText(row.content, COMPACT_CHARS);
-  // Signs of instructions aimed at the reader: always in verbose results, and in compact
-  // ones whenever there are any, so an agent is warned by default.
-  const flags = injectionFlags(`${row.title}\n${row.content}`);
-  return {
-    id: row.id,
-    title: row.title,
-    content: body.text,
-    truncated: body.truncated,
-    tags: parseTags(row),
-    kind: row.kind,
-    created_at: iso(row.created_at),
-    ...(row.occurred_at !== null ? { occurred_at: iso(row.occurred_at) } : {}),
-    ...(row.session !== null ? { session: row.session } : {}),
-    ...(row.speaker !== null ? { speaker: row.speaker } : {}),
-    score: scored.score,
-    confidence: scored.confidence,
-    why: scored.why,
-    pinned: row.pinned === 1,
-    quarantined: row.trust === 'quarantined',
-    ...(verbose || flags.length > 0 ? { flags } : {}),
-    ...(verbose && scored.breakdown ? { breakdown: scored.breakdown } : {}),
-  };
 }
