@@ -99,6 +99,8 @@ export async function runDevteam(datasetDir: string, modelPath: string): Promise
 
   async function runConfig(config: (typeof CONFIGS)[number]): Promise<{
     outcomes: QuestionOutcome[];
+    /** Per question (by id): the answer's confidence level. */
+    levels: Map<string, string>;
     semantic: string;
     model: string;
     p50: number;
@@ -120,6 +122,7 @@ export async function runDevteam(datasetDir: string, modelPath: string): Promise
         config.recall.use_vectors === false ? null : await client.call('recall.calibrate', {});
       const back = new Map([...ids.entries()].map(([k, v]) => [v, k]));
       const outcomes: QuestionOutcome[] = [];
+      const levels = new Map<string, string>();
       const times: number[] = [];
       let semantic = 'off';
       for (const q of questions) {
@@ -139,11 +142,13 @@ export async function runDevteam(datasetDir: string, modelPath: string): Promise
           returned: r.results.map((h) => back.get(h.id) ?? h.id),
           abstained: r.abstained,
         });
+        levels.set(q.id, r.confidence.level);
       }
       times.sort((a, b) => a - b);
       const stats = await client.call('stats.get', {});
       return {
         outcomes,
+        levels,
         semantic,
         model: stats.vectors.model,
         p50: times[Math.floor(times.length / 2)] as number,
@@ -166,6 +171,7 @@ export async function runDevteam(datasetDir: string, modelPath: string): Promise
     summary: Summary;
     byCategory: Record<string, Summary>;
     outcomes: QuestionOutcome[];
+    levels: Map<string, string>;
     semantic: string;
     model: string;
     p50: number;
@@ -182,6 +188,7 @@ export async function runDevteam(datasetDir: string, modelPath: string): Promise
         categories.map((c) => [c, summarize(run.outcomes.filter((o) => o.category === c))]),
       ),
       outcomes: run.outcomes,
+      levels: run.levels,
       semantic: run.semantic,
       model: run.model,
       p50: run.p50,
@@ -204,13 +211,18 @@ export async function runDevteam(datasetDir: string, modelPath: string): Promise
     `embeddings: ${results[1]?.model} (semantic ${results[1]?.semantic}); calibrated abstention bar: ${results[1]?.threshold}; machine: ${cpus()[0]?.model ?? '?'} × ${cpus().length}\n`,
   );
   console.log(
-    '| configuration | recall@5 | recall@10 | MRR | nDCG@10 | abstention precision | abstention recall | false abstention | recall p50 (ms) |',
+    '| configuration | recall@5 | recall@10 | MRR | nDCG@10 | abstention precision | abstention recall | false abstention | abstained or low, unanswerable | low, answerable | recall p50 (ms) |',
   );
-  console.log('|---|---|---|---|---|---:|---:|---:|---:|');
+  console.log('|---|---|---|---|---|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     const s = r.summary;
+    const share = (answerable: boolean, ok: (o: QuestionOutcome) => boolean) => {
+      const set = r.outcomes.filter((o) => o.relevant.length > 0 === answerable);
+      return set.length === 0 ? 0 : set.filter(ok).length / set.length;
+    };
+    const low = (o: QuestionOutcome) => r.levels.get(o.id) === 'low';
     console.log(
-      `| ${r.name} | ${ci(s.recall5)} | ${ci(s.recall10)} | ${ci(s.mrr)} | ${ci(s.ndcg10)} | ${fmt(s.abstentionPrecision)} | ${fmt(s.abstentionRecall)} | ${fmt(s.falseAbstention)} | ${r.p50.toFixed(1)} |`,
+      `| ${r.name} | ${ci(s.recall5)} | ${ci(s.recall10)} | ${ci(s.mrr)} | ${ci(s.ndcg10)} | ${fmt(s.abstentionPrecision)} | ${fmt(s.abstentionRecall)} | ${fmt(s.falseAbstention)} | ${fmt(share(false, (o) => o.abstained || low(o)))} | ${fmt(share(true, (o) => !o.abstained && low(o)))} | ${r.p50.toFixed(1)} |`,
     );
   }
 
