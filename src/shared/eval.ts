@@ -31,7 +31,13 @@ export const EvalConfigSchema = z.strictObject({
       pinned: weight,
     })
     .optional(),
+  fusion: z.enum(['linear', 'rrf']).optional(),
   rrf_k: z.number().int().min(1).max(1000).optional(),
+  vector_weight: weight,
+  spelling_weight: weight,
+  neighbour_weight: weight,
+  speaker_boost: z.number().min(0).max(3).optional(),
+  time_boost: z.number().min(0).max(3).optional(),
   spread_hops: z.number().int().min(0).max(2).optional(),
   mmr_lambda: z.number().min(0).max(1).optional(),
 });

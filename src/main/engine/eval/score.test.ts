@@ -90,5 +90,8 @@ describe('quality-lab scoring', () => {
     expect(describeConfig({ use_vectors: false, weights: { relevance: 1 } })).toBe(
       'vectors off; weights relevance 1',
     );
+    expect(describeConfig({ fusion: 'rrf', rrf_k: 10, neighbour_weight: 0 })).toBe(
+      'fusion rrf; rrf_k 10; neighbour_weight 0',
+    );
   });
 });

@@ -97,8 +97,18 @@ export function describeConfig(config: EvalConfig): string {
     parts.push(`recogniser ${config.use_recognizer ? 'on' : 'off'}`);
   const weights = Object.entries(config.weights ?? {}).filter(([, v]) => v !== undefined);
   if (weights.length > 0) parts.push(`weights ${weights.map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  if (config.rrf_k !== undefined) parts.push(`rrf_k ${config.rrf_k}`);
-  if (config.spread_hops !== undefined) parts.push(`spread_hops ${config.spread_hops}`);
-  if (config.mmr_lambda !== undefined) parts.push(`mmr_lambda ${config.mmr_lambda}`);
+  for (const key of [
+    'fusion',
+    'rrf_k',
+    'vector_weight',
+    'spelling_weight',
+    'neighbour_weight',
+    'speaker_boost',
+    'time_boost',
+    'spread_hops',
+    'mmr_lambda',
+  ] as const) {
+    if (config[key] !== undefined) parts.push(`${key} ${config[key]}`);
+  }
   return parts.length === 0 ? 'store configuration' : parts.join('; ');
 }
