@@ -956,7 +956,9 @@ describe('through the CLI', () => {
 
     const again = await loci(['setup', '--client', 'cursor', '--yes']);
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(new RegExp(`^Cursor  ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n  already set up\n`));
+    expect(again.stdout).toMatch(
+      new RegExp(`^Cursor  ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n  already set up\n`),
+    );
 
     const c = await loci(['setup', 'check', '--json']);
     expect(c.code).toBe(0);

@@ -9,7 +9,9 @@
 // full configurations run too; without it they are left out and the output says so.
 //
 //   npm run eval [-- --suite devteam|conversations] [--dataset DIR] [--conversations PATH]…
-//                [--model-path DIR] [--quick] [--fit-confidence]
+//                [--model-path DIR] [--quick] [--ablation] [--fit-confidence]
+//   --quick: without the one-remember-per-turn run; --ablation: each conversation signal
+//   switched off in turn, and rank fusion instead of linear.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
@@ -86,6 +88,7 @@ if (suite !== 'devteam') {
       modelPath: modelPath || null,
       justWritten: !argv.includes('--quick'),
       features: argv.includes('--fit-confidence'),
+      ablation: argv.includes('--ablation'),
     });
     allRuns.push(runs);
     console.log(

@@ -74,6 +74,14 @@ const HYBRID: EvalConfig & Record<string, unknown> = {
   weights: RELEVANCE_ONLY,
 };
 
+/** Each conversation signal switched off in turn, then all three. */
+const ABLATIONS: (readonly [string, Record<string, unknown>])[] = [
+  ['no session neighbours', { neighbour_weight: 0 }],
+  ['no speaker boost', { speaker_boost: 0 }],
+  ['no time boost', { time_boost: 0 }],
+  ['none of the three', { neighbour_weight: 0, speaker_boost: 0, time_boost: 0 }],
+];
+
 function bar(label: string, total: number): SingleBar {
   const b = new SingleBar(
     {
@@ -299,6 +307,8 @@ function bm25Run(set: ConversationSet): SystemRun {
 
 export interface SuiteOptions {
   modelPath: string | null;
+  /** Also each conversation signal switched off, and rank fusion instead of linear. */
+  ablation?: boolean;
   /** Also the one-remember-per-turn run with background embedding (slow with a model). */
   justWritten: boolean;
   /** Collect features for fitting the confidence model. */
@@ -314,6 +324,10 @@ export async function runConversationSuite(
   try {
     runs.push(await ask(set, none, 'no model (as installed)', null, options.features));
     runs.push(await ask(set, none, 'lexical', LEXICAL, options.features));
+    if (options.ablation) {
+      for (const [name, off] of ABLATIONS)
+        runs.push(await ask(set, none, `lexical, ${name}`, { ...LEXICAL, ...off }, false));
+    }
   } finally {
     await close(none);
   }
@@ -322,6 +336,13 @@ export async function runConversationSuite(
     try {
       runs.push(await ask(set, withModel, 'hybrid', HYBRID, options.features));
       runs.push(await ask(set, withModel, 'full', null, options.features));
+      if (options.ablation) {
+        for (const [name, off] of [
+          ...ABLATIONS,
+          ['rank fusion (k 60)', { fusion: 'rrf', rrf_k: 60 }] as const,
+        ])
+          runs.push(await ask(set, withModel, `hybrid, ${name}`, { ...HYBRID, ...off }, false));
+      }
     } finally {
       await close(withModel);
     }
