@@ -210,6 +210,13 @@ export async function overviewDrawsChartsFromSeededData(t: E2EContext) {
 
   await t.open('/overview');
   const page = t.page;
+  // No model is installed here: the first screen offers the default one, size and
+  // licence shown, and nothing is downloaded unless someone clicks.
+  const offer = page.getByTestId('model-offer');
+  await offer.getByRole('heading', { name: 'Recall by meaning' }).waitFor();
+  assert.match((await offer.textContent()) ?? '', /about \d+(\.\d)? MB, licence Apache-2\.0/);
+  await offer.getByRole('button', { name: /^Install \(about/ }).waitFor();
+  await offer.getByRole('button', { name: 'Not now' }).waitFor();
   const chart = (id: string) => page.locator(`[data-chart="${id}"] svg[role="img"]`);
   await chart('created').waitFor();
   await expectText(page.locator('[data-stat="created.window"]'), String(created));

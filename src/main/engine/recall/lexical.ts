@@ -37,7 +37,10 @@ export interface LexicalResult {
   units: number;
   /** The ranked queries that were run (phrase, all terms, any term), for explanations. */
   tiersRun: number;
-  /** Inverse document frequency per unit, in query order (for confidence and explanations). */
+  /**
+   * Inverse document frequency per unit, in query order, when it was measured: empty on
+   * the fast path, where some memories hold every unit.
+   */
   idf: number[];
   /** Share of the query's IDF mass in units no memory holds at all (0–1). */
   absent: number;
@@ -52,6 +55,8 @@ export const PHRASE_BOOST = 0.5;
 /** Every neighbouring pair of query words within NEAR_DISTANCE tokens. */
 export const NEAR_BOOST = 0.25;
 const NEAR_DISTANCE = 8;
+/** Proximity is tested on this many of the best candidates. */
+const NEAR_TOP = 10;
 /**
  * A unit's matches are read up to this many: below it its document frequency is exact
  * and its matches are known; above it, the frequency is estimated from how far into the
@@ -74,6 +79,13 @@ export function idf(n: number, df: number): number {
 
 function inList(rids: readonly number[]): string {
   return rids.map(() => '?').join(', ');
+}
+
+/** Frequencies and IDF weights of a query's units, read once per recall when needed. */
+interface Measured {
+  stats: UnitStats[];
+  weights: number[];
+  total: number;
 }
 
 interface UnitStats {
@@ -125,14 +137,19 @@ export function lexicalSearch(
 ): LexicalResult {
   const n = units.length;
   if (n === 0) return { hits: [], units: 0, tiersRun: 0, idf: [], absent: 0 };
-  const { live, maxRid } = storeSize(db);
-  const stats = units.map((u) => unitStats(db, u, maxRid));
-  const weights = stats.map((s) => idf(live, Math.min(live, s.df)));
-  const totalWeight = weights.reduce((a, b) => a + b, 0);
-  const absent =
-    totalWeight > 0
-      ? weights.reduce((a, w, i) => a + ((stats[i] as UnitStats).df === 0 ? w : 0), 0) / totalWeight
-      : 0;
+  // Frequencies (a capped read per unit) are needed only when not every candidate holds
+  // every unit: the fast path, where the phrase and all-terms queries fill the branch,
+  // skips them.
+  const cache: { measured: Measured | null } = { measured: null };
+  const measure = (): Measured => {
+    if (!cache.measured) {
+      const { live, maxRid } = storeSize(db);
+      const stats = units.map((u) => unitStats(db, u, maxRid));
+      const weights = stats.map((st) => idf(live, Math.min(live, st.df)));
+      cache.measured = { stats, weights, total: weights.reduce((a, b) => a + b, 0) };
+    }
+    return cache.measured;
+  };
 
   const found = new Map<number, { bm25: number; all: boolean; phrase: boolean }>();
   let tiersRun = 0;
@@ -157,17 +174,16 @@ export function lexicalSearch(
       found.set(row.rid, { bm25: -row.rank, all, phrase: isPhrase });
     }
   };
-  const none = stats.some((s) => s.df === 0);
   // The phrase holds every word of the query, so its matches hold every unit.
-  if (phrase && !none) run(phrase, limit, true, true);
-  if (!none)
-    run(
-      n === 1 ? (units[0] as QueryUnit).expr : units.map((u) => u.expr).join(' AND '),
-      limit,
-      true,
-      false,
-    );
+  if (phrase) run(phrase, limit, true, true);
+  run(
+    n === 1 ? (units[0] as QueryUnit).expr : units.map((u) => u.expr).join(' AND '),
+    limit,
+    true,
+    false,
+  );
   if (found.size < limit && n > 1) {
+    const { stats } = measure();
     // Not enough memories hold every term: rank those holding any, by BM25 over the
     // rarer terms (the rarest always), as many as ANY_TERM_ROWS lets FTS5 score.
     const order = units.map((_, i) => i).filter((i) => (stats[i] as UnitStats).df > 0);
@@ -190,6 +206,7 @@ export function lexicalSearch(
     partial.map((rid) => [rid, new Array<boolean>(n).fill(false)]),
   );
   if (partial.length > 0) {
+    const { stats } = measure();
     units.forEach((u, i) => {
       const s = stats[i] as UnitStats;
       const hit = s.rows ?? matching(db, u.expr, partial, s.df);
@@ -201,7 +218,35 @@ export function lexicalSearch(
     return h ? (h[i] as boolean) : true;
   };
 
-  // Proximity: neighbouring query words within a few tokens of each other.
+  // Coverage first: it orders the branch before proximity reorders its head.
+  const coverageOf = new Map<number, { matched: number; coverage: number }>();
+  for (const [rid, f] of found) {
+    if (f.all) {
+      coverageOf.set(rid, { matched: n, coverage: 1 });
+      continue;
+    }
+    const { weights, total } = measure();
+    let matched = 0;
+    let w = 0;
+    for (let i = 0; i < n; i++) {
+      if (!holdsUnit(rid, i)) continue;
+      matched++;
+      w += weights[i] as number;
+    }
+    coverageOf.set(rid, { matched, coverage: total > 0 ? w / total : 0 });
+  }
+  const base = (rid: number) => {
+    const f = found.get(rid) as { bm25: number; phrase: boolean };
+    const { coverage } = coverageOf.get(rid) as { coverage: number };
+    return (
+      (f.bm25 * (1 + COVERAGE_BOOST * coverage) + COVERAGE_FLOOR * coverage) *
+      (f.phrase ? 1 + PHRASE_BOOST : 1)
+    );
+  };
+
+  // Proximity: neighbouring query words within a few tokens of each other, looked for in
+  // the head of the branch only (a NEAR test reads positions: ~30 µs a memory).
+  const head = [...found.keys()].sort((a, b) => base(b) - base(a)).slice(0, NEAR_TOP);
   const nearCount = new Map<number, number>();
   let pairs = 0;
   for (let i = 0; i + 1 < n; i++) {
@@ -209,43 +254,38 @@ export function lexicalSearch(
     const b = units[i + 1] as QueryUnit;
     if (!simplePhrase(a) || !simplePhrase(b)) continue;
     pairs++;
-    const both = [...found.keys()].filter((rid) => holdsUnit(rid, i) && holdsUnit(rid, i + 1));
-    const df = Math.min((stats[i] as UnitStats).df, (stats[i + 1] as UnitStats).df);
-    for (const rid of matching(db, `NEAR(${a.expr} ${b.expr}, ${NEAR_DISTANCE})`, both, df))
+    const both = head.filter((rid) => holdsUnit(rid, i) && holdsUnit(rid, i + 1));
+    for (const rid of matching(
+      db,
+      `NEAR(${a.expr} ${b.expr}, ${NEAR_DISTANCE})`,
+      both,
+      Number.MAX_SAFE_INTEGER,
+    ))
       nearCount.set(rid, (nearCount.get(rid) ?? 0) + 1);
   }
 
   const hits: LexicalHit[] = [];
   for (const [rid, f] of found) {
-    let matched = n;
-    let coverage = 1;
-    if (!f.all) {
-      matched = 0;
-      let w = 0;
-      for (let i = 0; i < n; i++) {
-        if (!holdsUnit(rid, i)) continue;
-        matched++;
-        w += weights[i] as number;
-      }
-      coverage = totalWeight > 0 ? w / totalWeight : 0;
-    }
+    const { matched, coverage } = coverageOf.get(rid) as { matched: number; coverage: number };
     const near = pairs > 0 ? (nearCount.get(rid) ?? 0) / pairs : 0;
-    const score =
-      (f.bm25 * (1 + COVERAGE_BOOST * coverage) + COVERAGE_FLOOR * coverage) *
-      (f.phrase ? 1 + PHRASE_BOOST : 1) *
-      (1 + NEAR_BOOST * near);
     hits.push({
       rid,
       bm25: f.bm25,
       matched,
       coverage,
       near,
-      score,
+      score: base(rid) * (1 + NEAR_BOOST * near),
       ...(f.phrase ? { phrase: true } : {}),
     });
   }
   hits.sort((a, b) => b.score - a.score || a.rid - b.rid);
-  return { hits, units: n, tiersRun, idf: weights, absent };
+  // Some memory holds every unit (then none is absent), or the frequencies were measured.
+  const m = found.size === 0 || hits.some((h) => h.coverage < 1) ? measure() : cache.measured;
+  const absent =
+    m && m.total > 0
+      ? m.weights.reduce((a, w, i) => a + ((m.stats[i] as UnitStats).df === 0 ? w : 0), 0) / m.total
+      : 0;
+  return { hits, units: n, tiersRun, idf: m ? m.weights : [], absent };
 }
 
 /** Live memories (for IDF) and the highest row id, each read from an index in microseconds. */
