@@ -228,13 +228,18 @@ export class Semantic {
       r.counted = null;
     }
     if (this.options.embedWrites === 'background') {
-      const running = this.scheduleBackfill(store);
-      // A small write waits for its own vectors, within a bound: the next recall finds
-      // it by meaning too. The backfill embeds exactly what is pending, so a write made
-      // while it runs waits for the round that includes it.
+      // A small write embeds its own memories at once, within a bound, so the next recall
+      // finds them by meaning too — ahead of any backlog the background is working
+      // through (a bulk import must not make every single write wait for it).
+      // While a large backlog is being worked through, recall cannot read every write
+      // anyway (it says so), and waiting would make each write wait for a batch of it.
       if (created && created.length > 0 && created.length <= WRITE_EMBED_MAX) {
-        await within(running, WRITE_EMBED_MS);
+        const own = this.embedOwn(store, created);
+        if (this.missing(store) - created.length <= QUERY_EMBED_MAX) {
+          await within(own, WRITE_EMBED_MS);
+        }
       }
+      void this.scheduleBackfill(store);
       return;
     }
     // A one-shot process embeds what it wrote before it returns; a large backlog (after
@@ -249,6 +254,26 @@ export class Semantic {
       });
       r.pending = null;
       r.counted = null;
+    }
+  }
+
+  /**
+   * Embeds just these new memories now (a write's own, in the daemon). A backfill running
+   * meanwhile finds them embedded and skips them; a failure leaves them to it.
+   */
+  private async embedOwn(store: OpenStore, created: readonly CreatedMemory[]): Promise<void> {
+    const r = this.runtime(store);
+    try {
+      const embedder = await this.embedding.embedder();
+      const index = this.index(store);
+      const rids = created.map((m) => m.rid);
+      await backfill(store.db, embedder, index, this.options.now, { rids });
+      if (r.pending) for (const rid of rids) r.pending.delete(rid);
+      else if (r.counted !== null) r.counted = null;
+    } catch (err) {
+      process.emitWarning(
+        `embedding new memories of store ${store.name} failed (the backfill retries): ${(err as Error).message}`,
+      );
     }
   }
 
