@@ -24,7 +24,8 @@ describe.skipIf(!built)('the built main bundle', () => {
     const found: string[] = [];
     for (const file of jsFiles(main)) {
       const code = readFileSync(file, 'utf8');
-      for (const m of code.matchAll(/new Worker\(new URL\("\.\/([\w-]+\.js)", here\)/g)) {
+      // Every worker is started through engine/workers.ts: spawnWorker(import.meta.url, "<file>", …).
+      for (const m of code.matchAll(/spawnWorker\(import\.meta\.url, "([\w-]+\.js)"/g)) {
         found.push(m[1] as string);
         expect(existsSync(join(file, '..', m[1] as string)), `${m[1]} beside ${file}`).toBe(true);
       }

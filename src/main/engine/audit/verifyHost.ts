@@ -1,22 +1,14 @@
 // Starts the verify worker for one range of the chain and hands back its verdict. Any
 // failure to start or run it resolves to null, and the caller checks that range on its
 // own thread: a missing worker file slows verification down, it never skips entries.
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { spawnWorker } from '../workers';
 import type { RangeSpec } from './verifyRange';
 import type { VerifyWorkerData, VerifyWorkerMessage } from './verifyWorker';
 
 /** Built: out/main/auditWorker.js beside this bundle; from sources: verifyWorker.ts through tsx. */
-function spawnWorker(workerData: VerifyWorkerData): Worker {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./auditWorker.js', here), { workerData });
-  const entry = new URL('./verifyWorker.ts', here).href;
-  const tsxPackage = createRequire(here).resolve('tsx/package.json');
-  const tsxApi = pathToFileURL(join(dirname(tsxPackage), 'dist/esm/api/index.mjs')).href;
-  const code = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(code, { eval: true, workerData });
+function spawnVerifyWorker(workerData: VerifyWorkerData): Worker {
+  return spawnWorker(import.meta.url, 'auditWorker.js', './verifyWorker.ts', { workerData });
 }
 
 export interface RangeWorker {
@@ -34,7 +26,7 @@ export function startRangeWorker(
   let worker: Worker | null = null;
   const result = new Promise<{ checked: number; problemAt: number | null } | null>((resolve) => {
     try {
-      worker = spawnWorker({
+      worker = spawnVerifyWorker({
         ...spec,
         file,
         keys: Object.fromEntries([...keys].map(([id, key]) => [id, key.toString('base64')])),

@@ -1,10 +1,8 @@
 // The main-thread side of the embedding worker: an Embedder whose work happens in a
 // worker thread. Requests are matched to answers by id; if the worker dies, every
 // pending request fails with `unavailable` and the next call starts a new worker.
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { spawnWorker } from '../workers';
 import { LociError } from '../../../shared/errors';
 import type { ModelManifest } from './manifest';
 import type { Embedder, EmbedKind } from './types';
@@ -15,19 +13,9 @@ export interface WorkerOptions {
   batchSize?: number;
 }
 
-/**
- * Where the worker's code is: next to this module once built (out/main/embedWorker.js),
- * or the TypeScript source in development and tests, loaded through tsx (Node 20's
- * workers do not inherit the parent's module hooks, so they are registered first).
- */
-function spawnWorker(workerData: unknown): Worker {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./embedWorker.js', here), { workerData });
-  const entry = new URL('./worker.ts', here).href;
-  const tsxPackage = createRequire(here).resolve('tsx/package.json');
-  const tsxApi = pathToFileURL(join(dirname(tsxPackage), 'dist/esm/api/index.mjs')).href;
-  const code = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(code, { eval: true, workerData });
+/** The worker: out/main/embedWorker.js once built, worker.ts through tsx from the sources. */
+function spawnEmbedWorker(workerData: unknown): Worker {
+  return spawnWorker(import.meta.url, 'embedWorker.js', './worker.ts', { workerData });
 }
 
 export class WorkerEmbedder implements Embedder {
@@ -63,7 +51,7 @@ export class WorkerEmbedder implements Embedder {
     dir: string,
     options: WorkerOptions,
   ): Promise<{ worker: Worker; manifest: ModelManifest }> {
-    const worker = spawnWorker({ dir, ...options });
+    const worker = spawnEmbedWorker({ dir, ...options });
     return new Promise((resolve, reject) => {
       const onMessage = (msg: WorkerResponse) => {
         if (msg.id !== 0) return;

@@ -2,31 +2,21 @@
 // wall-clock budget per file and a V8 heap budget. A file past either budget gets its
 // worker terminated and is reported as failed; the next file starts a fresh worker, so
 // a hostile file never takes the engine down.
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { spawnWorker } from '../workers';
 import type { Chunk, DocInfo, ParseRequest, ParseResponse } from './types';
 
 export type ParseOutcome =
   { ok: true; info: DocInfo; chunks: Chunk[] } | { ok: false; reason: string };
 
 /** Built: out/main/ingestWorker.js beside this bundle; from sources: worker.ts through tsx. */
-function spawnWorker(heapMb: number): Worker {
+function spawnParserWorker(heapMb: number): Worker {
   const resourceLimits = {
     maxOldGenerationSizeMb: heapMb,
     maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(heapMb / 8))),
     stackSizeMb: 4,
   };
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) {
-    return new Worker(new URL('./ingestWorker.js', here), { resourceLimits });
-  }
-  const entry = new URL('./worker.ts', here).href;
-  const tsxPackage = createRequire(here).resolve('tsx/package.json');
-  const tsxApi = pathToFileURL(join(dirname(tsxPackage), 'dist/esm/api/index.mjs')).href;
-  const code = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(code, { eval: true, resourceLimits });
+  return spawnWorker(import.meta.url, 'ingestWorker.js', './worker.ts', { resourceLimits });
 }
 
 interface Job {
@@ -76,7 +66,7 @@ export class ParserPool {
       return;
     }
     this.running = job;
-    const worker = (this.worker ??= spawnWorker(this.heapMb));
+    const worker = (this.worker ??= spawnParserWorker(this.heapMb));
     let done = false;
     const finish = (outcome: ParseOutcome, kill: boolean) => {
       if (done) return;
