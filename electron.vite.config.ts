@@ -22,6 +22,8 @@ export default defineConfig({
           ingestWorker: resolve(import.meta.dirname, 'src/main/engine/ingest/worker.ts'),
           // The audit verification worker thread (loaded by engine/audit/verifyHost.ts).
           auditWorker: resolve(import.meta.dirname, 'src/main/engine/audit/verifyWorker.ts'),
+          // The credential-scan worker thread (loaded by engine/write/scanHost.ts).
+          scanWorker: resolve(import.meta.dirname, 'src/main/engine/write/scanWorker.ts'),
         },
         // Shared chunks sit beside the entries, not in chunks/: the engine finds its worker
         // entries (`new URL('./embedWorker.js', import.meta.url)`) next to its own file, and

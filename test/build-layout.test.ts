@@ -30,7 +30,12 @@ describe.skipIf(!built)('the built main bundle', () => {
         expect(existsSync(join(file, '..', m[1] as string)), `${m[1]} beside ${file}`).toBe(true);
       }
     }
-    expect(found.sort()).toEqual(['auditWorker.js', 'embedWorker.js', 'ingestWorker.js']);
+    expect(found.sort()).toEqual([
+      'auditWorker.js',
+      'embedWorker.js',
+      'ingestWorker.js',
+      'scanWorker.js',
+    ]);
   });
 
   it('has the Electron entry, the CLI and the preload built', () => {

@@ -398,6 +398,8 @@ export interface MutationResult {
   id: string;
   version: number;
   change: 'updated' | 'unchanged' | 'forgotten' | 'restored' | 'erased' | 'promoted' | 'tagged';
+  /** Set when this update quarantined the memory (its new text looked like a credential). */
+  quarantined?: true;
 }
 
 export interface LinkManyResult {

@@ -230,7 +230,14 @@ export function formatMutation(c: Colors, r: MutationResult): string {
     promoted: 'Promoted',
     tagged: 'Tagged',
   };
-  const hint = r.change === 'forgotten' ? c.dim(`  (undo with \`loci restore ${r.id}\`)`) : '';
+  const hint =
+    r.change === 'forgotten'
+      ? c.dim(`  (undo with \`loci restore ${r.id}\`)`)
+      : r.quarantined
+        ? c.yellow(
+            `  — quarantined: the new text looked like a credential (\`loci promote ${r.id}\` if it is not one)`,
+          )
+        : '';
   return `${c.green(verbs[r.change])} ${r.id}${r.change === 'erased' ? '' : ` (version ${r.version})`}${hint}\n`;
 }
 

@@ -264,6 +264,8 @@ export class Semantic {
   private async embedOwn(store: OpenStore, created: readonly CreatedMemory[]): Promise<void> {
     const r = this.runtime(store);
     try {
+      // As after the scan: what other clients sent meanwhile is read first.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const embedder = await this.embedding.embedder();
       const index = this.index(store);
       const rids = created.map((m) => m.rid);

@@ -253,7 +253,9 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
           text:
             r.change === 'unchanged'
               ? `Nothing changed in ${r.id}.`
-              : `Updated ${r.id} (now version ${r.version}).`,
+              : r.quarantined
+                ? `Updated ${r.id} (now version ${r.version}), but the new text looked like a credential, so the memory is quarantined: no agent will see it until the user approves it.`
+                : `Updated ${r.id} (now version ${r.version}).`,
           structured: r as unknown as Record<string, unknown>,
         };
       },

@@ -72,7 +72,12 @@ const IMPORTANCE =
   /\b(important|critical|crucial|must|never|always|decided|decision|key|warning|security|breaking|required|do not|don'?t)\b/gi;
 const URGENCY =
   /\b(urgent|asap|immediately|outage|incident|emergency|down|broken|blocker|p0|sev[ -]?1)\b/gi;
-const SPECIFIC = /(`[^`]+`|\b\d+(?:\.\d+)+\b|\b[\w-]+\/[\w./-]+|\b[a-z]+[A-Z]\w*|\b\w+_\w+\b)/;
+// Code spans, versions, paths, camelCase and snake_case identifiers. Written so that the
+// test stays linear in the text and cheap at 64 KiB (the write path runs it on the
+// daemon's thread): an unbounded `\b[\w-]+\/` tried at each word boundary of a long run
+// with no slash is quadratic (measured: 4 s for `sk-` repeated to 64 KiB).
+const SPECIFIC =
+  /(`[^`\n]{1,200}`|\b\d{1,12}(?:\.\d{1,12}){1,6}\b|[\w-]\/[\w.-]|\b[a-z]{1,64}[A-Z]|\b\w{1,64}_\w)/;
 
 export interface Affect {
   /** −1 (negative) … 1 (positive). */

@@ -7,6 +7,7 @@ import { SETUP_CLIENTS } from '../../../shared/schemas';
 import { describeOwner, isProcessAlive, readLock } from '../store/lock';
 import { lockFile } from '../store/paths';
 import { tokenPath } from '../store/token';
+import { scannerStatus } from '../write/scanHost';
 import { bytes, finding, ok, type CheckDefinition, type Finding } from './types';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost', '[::1]']);
@@ -230,6 +231,27 @@ export const runtimeChecks: CheckDefinition[] = [
         return finding('warn', `${line}.`, 'Restart Loci if it keeps growing.');
       }
       return ok(`${line}.`);
+    },
+  },
+  {
+    id: 'scan.worker',
+    group: 'Process',
+    title: 'Credential scanning',
+    run() {
+      const s = scannerStatus();
+      if (s.mode === 'in-thread') {
+        return finding(
+          'warn',
+          `Credential scans run on the thread that answers clients (${s.reason ?? 'no worker'}): a huge write can slow every client down.`,
+          'Reinstall Loci (its scan worker is missing from this installation).',
+        );
+      }
+      const past = s.timeouts
+        ? ` ${s.timeouts} scan${s.timeouts === 1 ? '' : 's'} went past the time budget since start (those memories are quarantined).`
+        : '';
+      return ok(
+        `Credential scans run in their own thread${s.mode === 'idle' ? ' (not started yet)' : ''}.${past}`,
+      );
     },
   },
 ];

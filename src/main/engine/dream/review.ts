@@ -22,7 +22,7 @@ import { insertMemories, prepareMemories, type CreatedMemory } from '../memory/r
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { gateContent, normalizeLine } from '../write/gate';
-import { scanSecrets } from '../write/secrets';
+import { scanSecrets } from '../write/scanHost';
 import type { ProposalDraft } from './types';
 
 interface ReviewRow {

@@ -33,12 +33,23 @@ export function hashEmbed(text: string): Float32Array {
       .normalize('NFKC')
       .toLowerCase()
       .match(/[\p{L}\p{N}]+/gu) ?? [];
+  // A word's features (itself and its trigrams) are the same each time it recurs: they
+  // are summed once per distinct word and added as often as it occurs.
+  const counts = new Map<string, number>();
+  const pairs = new Map<string, number>();
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as string;
-    add(v, `w:${word}`, 1);
-    if (i > 0) add(v, `b:${words[i - 1]} ${word}`, 0.5);
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+    if (i > 0) {
+      const pair = `${words[i - 1]} ${word}`;
+      pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+    }
+  }
+  for (const [pair, n] of pairs) add(v, `b:${pair}`, 0.5 * n);
+  for (const [word, n] of counts) {
+    add(v, `w:${word}`, n);
     const padded = `#${word}#`;
-    for (let j = 0; j + 3 <= padded.length; j++) add(v, `g:${padded.slice(j, j + 3)}`, 0.35);
+    for (let j = 0; j + 3 <= padded.length; j++) add(v, `g:${padded.slice(j, j + 3)}`, 0.35 * n);
   }
   return l2Normalize(v);
 }

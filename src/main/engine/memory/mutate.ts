@@ -11,7 +11,7 @@ import { ftsInsert, ftsRemove, ftsReplace } from '../store/ftsIndex';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { gateContent, normalizeLine, normalizeTags } from '../write/gate';
-import { scanSecrets } from '../write/secrets';
+import { scanSecrets } from '../write/scanHost';
 import {
   actorName,
   isPerson,
@@ -182,7 +182,7 @@ export async function updateMemory(
   );
   const reasons = JSON.parse(row.quarantine_reasons) as string[];
   const newReasons = [...new Set([...reasons, ...scan.rules])].sort();
-  return applyChange(
+  const result = applyChange(
     store,
     actor,
     row,
@@ -217,6 +217,10 @@ export async function updateMemory(
     now(),
     'memory.update',
   );
+  // Say so when this change quarantined the memory: the agent will not be able to read it.
+  return scan.rules.length > 0 && row.trust !== 'quarantined' && result.change === 'updated'
+    ? { ...result, quarantined: true }
+    : result;
 }
 
 export function tagMemory(

@@ -13,7 +13,7 @@ import { ftsInsert } from '../store/ftsIndex';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { gateContent, normalizeLine, normalizeTags } from '../write/gate';
-import { scanSecretsMany } from '../write/secrets';
+import { scanSecretsMany } from '../write/scanHost';
 import { actorName, ownerFor, parseTime, sourceFor, visibilityFilter } from './model';
 import { insertState } from './state';
 
@@ -63,6 +63,10 @@ export async function prepareMemories(items: readonly RememberItem[]): Promise<P
     }
   });
   const scans = await scanSecretsMany(drafts.map((d) => d.scanned));
+  // Requests that arrived while the scan ran (another client's /health, a recall) are
+  // read before this write goes on: several large writes finishing their scans together
+  // must not run back to back in front of them.
+  await new Promise<void>((resolve) => setImmediate(resolve));
   return drafts.map(({ scanned: _scanned, ...d }, i) => ({
     ...d,
     secretRules: scans[i]?.rules ?? [],

@@ -10,7 +10,10 @@ export interface SecretRule {
   pattern: RegExp;
   /** Capture group holding the secret value, checked against placeholders. 0 = whole match. */
   valueGroup: number;
-  /** Extra check on the value (strength, shape); true means "this is a secret". */
+  /**
+   * Extra check on the value (strength, shape); true means "this is a secret". Without
+   * one, the value must not be a placeholder (`ghp_xxxx…`, `xoxb-your-bot-token`).
+   */
   accept?: (value: string) => boolean;
 }
 
@@ -40,6 +43,10 @@ const PLACEHOLDER_EXACT = new Set([
   'hidden',
 ]);
 
+/** Code that reads a secret from somewhere else rather than holding it. */
+const ENV_LOOKUP =
+  /^(?:os\.environ|os\.getenv|process\.env|import\.meta\.env|System\.getenv|Environment\.GetEnvironmentVariable|getenv\(|ENV\[|ENV\.fetch|env\(|secrets\.|vault\()/i;
+
 /** True for values that stand in for a secret rather than being one. */
 export function isPlaceholder(value: string): boolean {
   const v = value.trim();
@@ -48,6 +55,7 @@ export function isPlaceholder(value: string): boolean {
   if (/^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(v)) return true; // $VAR, ${VAR}
   if (/^\$\(.*\)$/.test(v)) return true; // $(command)
   if (/^%[A-Za-z_][A-Za-z0-9_]*%$/.test(v)) return true; // %VAR%
+  if (ENV_LOOKUP.test(v)) return true; // os.environ["X"], process.env.X, getenv("X")
   if (/^(.)\1+$/.test(v)) return true; // xxxxxxxx, ********, 00000000
   return PLACEHOLDER_WORDS.test(v);
 }
@@ -80,8 +88,20 @@ function assignedSecret(v: string): boolean {
   return true;
 }
 
+/** A value on a command line (`curl -u user:…`, `--password …`): not a variable, not a number. */
+function commandLineSecret(v: string): boolean {
+  return !isPlaceholder(v) && v.length >= 4 && !/^\d+$/.test(v) && !v.startsWith('$');
+}
+
+/** A bare token in prose after "secret"/"token"/"key": long, mixed, random-looking. */
+function strongToken(v: string): boolean {
+  return !isPlaceholder(v) && v.length >= 20 && classes(v) >= 3 && entropy(v) >= 3.5;
+}
+
 /** A password written in prose must look like one: two character classes at least. */
-function proseSecret(v: string): boolean {
+function proseSecret(value: string): boolean {
+  // Sentence punctuation after the word is not part of it ("… is strict: twelve …").
+  const v = value.replace(/[.,;:!?)]+$/, '');
   return !isPlaceholder(v) && v.length >= 6 && classes(v) >= 2 && entropy(v) >= 2.5;
 }
 
@@ -162,8 +182,11 @@ export const SECRET_RULES: SecretRule[] = [
   {
     id: 'private-key',
     description: 'PEM private key block (RSA, EC, DSA, OpenSSH, PKCS#8, PGP)',
-    pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g,
-    valueGroup: 0,
+    // The header alone is not a key (`<paste your key here>`): key material must follow
+    // within a few lines (after any Proc-Type/DEK-Info/Version headers).
+    pattern: /-----BEGIN (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----([\s\S]{0,400})/g,
+    valueGroup: 1,
+    accept: (v) => /[A-Za-z0-9+/]{32}/.test(v),
   },
   {
     id: 'jwt',
@@ -208,9 +231,116 @@ export const SECRET_RULES: SecretRule[] = [
     valueGroup: 1,
   },
   {
+    id: 'azure-sas-signature',
+    description: 'Azure shared access signature in a URL (…&sig=…)',
+    pattern: /[?&]sig=([A-Za-z0-9%+/_-]{30,200}(?:=|%3[dD]){0,2})/g,
+    valueGroup: 1,
+  },
+  {
+    id: 'digitalocean-token',
+    description: 'DigitalOcean token (dop_v1_, doo_v1_, dor_v1_)',
+    pattern: /\b(do[opr]_v1_[a-f0-9]{64})\b/g,
+    valueGroup: 1,
+  },
+  {
+    id: 'telegram-bot-token',
+    description: 'Telegram bot token (123456789:AA…), also inside api.telegram.org/bot… URLs',
+    pattern: /(?<!\d)(\d{6,12}:AA[A-Za-z0-9_-]{33})(?![A-Za-z0-9_-])/g,
+    valueGroup: 1,
+  },
+  {
+    id: 'mailgun-api-key',
+    description: 'Mailgun API key (key-…)',
+    pattern: /\b(key-[0-9a-f]{32})\b/g,
+    valueGroup: 1,
+  },
+  {
+    id: 'discord-bot-token',
+    description: 'Discord bot token (three dot-separated base64url parts)',
+    pattern:
+      /\b([MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})(?![A-Za-z0-9_-])/g,
+    valueGroup: 1,
+  },
+  {
+    id: 'discord-webhook',
+    description: 'Discord webhook URL',
+    pattern:
+      /(https:\/\/(?:(?:ptb|canary)\.)?discord(?:app)?\.com\/api\/webhooks\/\d{5,30}\/[A-Za-z0-9_-]{40,100})/g,
+    valueGroup: 1,
+  },
+  {
+    id: 'atlassian-api-token',
+    description: 'Atlassian (Jira, Confluence) API token (ATATT3x…)',
+    pattern: /\b(ATATT3x[A-Za-z0-9_=-]{80,300})/g,
+    valueGroup: 1,
+  },
+  {
+    id: 'notion-token',
+    description: 'Notion integration token (ntn_…, secret_…)',
+    pattern: /\b(ntn_[A-Za-z0-9]{40,60}|secret_[A-Za-z0-9]{43})\b/g,
+    valueGroup: 1,
+  },
+  {
+    id: 'vault-token',
+    description: 'HashiCorp Vault token (hvs., hvb., hvr.)',
+    pattern: /\b(hv[sbr]\.[A-Za-z0-9_-]{24,300})/g,
+    valueGroup: 1,
+  },
+  {
+    id: 'fcm-server-key',
+    description: 'Firebase Cloud Messaging server key (AAAA…:APA91b…)',
+    pattern: /\b(AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,200})/g,
+    valueGroup: 1,
+  },
+  {
+    id: 'age-secret-key',
+    description: 'age encryption secret key (AGE-SECRET-KEY-1…)',
+    pattern: /\b(AGE-SECRET-KEY-1[0-9A-Z]{58})\b/g,
+    valueGroup: 1,
+  },
+  {
+    id: 'kubeconfig-client-key',
+    description: 'Client key in a kubeconfig (client-key-data: …)',
+    pattern: /\bclient-key-data:\s{0,20}([A-Za-z0-9+/=]{40,})/g,
+    valueGroup: 1,
+  },
+  {
+    id: 'command-line-user-password',
+    description: 'user:password on a command line (curl -u, --user)',
+    pattern: /(?:^|\s)(?:-u|--user)(?:\s{1,10}|=)['"]?[^\s:'"]{1,100}:([^\s'"]{1,200})/g,
+    valueGroup: 1,
+    accept: commandLineSecret,
+  },
+  {
+    id: 'command-line-password',
+    description:
+      'A password given to a command (--password …, mysql -p…, sshpass -p, docker login -p)',
+    pattern:
+      /(?:(?:^|\s)--password(?:=|\s{1,10})|\bmysql(?:dump|admin)?\b[^\n]{0,200}?\s-p(?=[^\s-])|\bsshpass\s{1,10}-p\s{0,10}|\bdocker\s{1,10}login\b[^\n]{0,200}?\s-p\s{1,10})['"]?([^\s'"]{1,200})/g,
+    valueGroup: 1,
+    accept: commandLineSecret,
+  },
+  {
+    id: 'netrc-password',
+    description: 'A .netrc entry (machine … login … password …)',
+    pattern:
+      /\bmachine\s{1,10}\S{1,200}\s{1,10}login\s{1,10}\S{1,200}\s{1,10}password\s{1,10}(\S{1,200})/g,
+    valueGroup: 1,
+    accept: commandLineSecret,
+  },
+  {
+    id: 'token-in-prose',
+    description: 'A long random token right after "secret", "token" or "API key" in prose',
+    pattern:
+      /\b(?:secret|token|api[ _-]?key)\s{1,5}(?:(?:is|was)\s{1,5}|[:=]\s{0,5})?[`'"]?([A-Za-z0-9_+/=.~-]{20,200})/gi,
+    valueGroup: 1,
+    accept: strongToken,
+  },
+  {
     id: 'url-with-password',
     description: 'Connection string or URL with an inline password (postgres://user:pass@host)',
-    pattern: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@'"]+:([^\s@/'"]+)@[^\s/'"?#]+/gi,
+    // The user may be empty (`redis://:password@host`).
+    pattern: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@'"]{0,200}:([^\s@/'"]{1,500})@[^\s/'"?#]/gi,
     valueGroup: 1,
     accept: (v) => !isPlaceholder(v) && !isPlaceholder(decodeURIComponentSafe(v)),
   },
@@ -224,9 +354,9 @@ export const SECRET_RULES: SecretRule[] = [
   },
   {
     id: 'api-key-header',
-    description: 'API-key header (X-API-Key, Api-Key, X-Auth-Token, Private-Token)',
+    description: 'API-key header (X-API-Key, Api-Key, X-Auth-Token, X-Auth-Key, Private-Token)',
     pattern:
-      /\b(?:x-api-key|api-key|x-auth-token|private-token)["']?\s*:\s*["']?([A-Za-z0-9._~+/=-]{12,})/gi,
+      /\b(?:x-api-key|api-key|x-auth-token|x-auth-key|private-token)["']?\s*:\s*["']?([A-Za-z0-9._~+/=-]{12,})/gi,
     valueGroup: 1,
     accept: notPlaceholder,
   },
@@ -250,7 +380,9 @@ export const SECRET_RULES: SecretRule[] = [
   {
     id: 'password-in-prose',
     description: 'A password stated in prose ("the password is …")',
-    pattern: /\b(?:password|passwd|passphrase|pwd)\s*(?:is|was|=|:)\s*[`'"]?([^\s`'"]{6,})/gi,
+    // "password: …", "pw = …", and "the password for the shared account is …".
+    pattern:
+      /\b(?:password|passwd|passphrase|pwd|pw)\b(?:[^.\n:=]{0,40}?\s(?:is|was)\s+|\s*[:=]\s*)[`'"]?([^\s`'"]{6,})/gi,
     valueGroup: 1,
     accept: proseSecret,
   },
@@ -270,7 +402,7 @@ export function matchSecretRules(text: string): string[] {
   for (const rule of SECRET_RULES) {
     for (const match of text.matchAll(rule.pattern)) {
       const value = match[rule.valueGroup] ?? match[0];
-      if (!rule.accept || rule.accept(value)) {
+      if ((rule.accept ?? notPlaceholder)(value)) {
         hits.push(rule.id);
         break;
       }

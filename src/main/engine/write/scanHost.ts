@@ -1,0 +1,188 @@
+// The main-thread side of the credential scan. Every scan runs in one worker thread, one
+// request at a time, so that no text — however adversarial — holds up the thread that
+// answers other clients. Each request has a time budget (a base plus a share per KiB);
+// a request past it gets its worker terminated and its texts reported as
+// `scan-timeout`, which quarantines them: kept, hidden from agents, shown to the owner.
+// Only when the worker cannot start at all (its file missing from a broken build) does
+// the scan run on this thread, and `scannerStatus()` says so (the doctor reports it).
+import type { Worker } from 'node:worker_threads';
+import { spawnWorker } from '../workers';
+import type { SecretScan } from './secrets';
+import type { ScanRequest, ScanResponse } from './scanWorker';
+
+/** The rule id given to texts whose scan went past its budget. */
+export const SCAN_TIMEOUT_RULE = 'scan-timeout';
+/** The rule id given to texts whose scan stopped the worker (out of memory, a crash). */
+export const SCAN_FAILED_RULE = 'scan-failed';
+
+export interface ScanBudget {
+  baseMs: number;
+  perKiBMs: number;
+}
+
+/** Linear rules scan 64 KiB in tens of milliseconds; the budget is far above that. */
+const DEFAULT_BUDGET: ScanBudget = { baseMs: 3000, perKiBMs: 2 };
+/** How long the worker may take to load before the scan falls back to this thread. */
+const STARTUP_MS = 60_000;
+
+interface Job {
+  texts: string[];
+  resolve: (scans: SecretScan[]) => void;
+}
+
+export interface ScannerStatus {
+  mode: 'worker' | 'in-thread' | 'idle';
+  /** Why the scan runs on this thread, when it does. */
+  reason?: string;
+  timeouts: number;
+}
+
+class ScanHost {
+  private worker: Worker | null = null;
+  private ready: Promise<Worker | null> | null = null;
+  private queue: Job[] = [];
+  private running = false;
+  private nextId = 1;
+  private fallbackReason: string | null = null;
+  private timeouts = 0;
+  budget: ScanBudget = { ...DEFAULT_BUDGET };
+
+  scan(texts: readonly string[]): Promise<SecretScan[]> {
+    if (texts.length === 0) return Promise.resolve([]);
+    return new Promise((resolve) => {
+      this.queue.push({ texts: [...texts], resolve });
+      void this.pump();
+    });
+  }
+
+  status(): ScannerStatus {
+    if (this.fallbackReason)
+      return { mode: 'in-thread', reason: this.fallbackReason, timeouts: this.timeouts };
+    return { mode: this.worker ? 'worker' : 'idle', timeouts: this.timeouts };
+  }
+
+  private start(): Promise<Worker | null> {
+    this.ready ??= new Promise<Worker | null>((resolve) => {
+      let worker: Worker;
+      try {
+        worker = spawnWorker(import.meta.url, 'scanWorker.js', './scanWorker.ts');
+      } catch (err) {
+        resolve(this.fail(`the scan worker could not start: ${(err as Error).message}`));
+        return;
+      }
+      const timer = setTimeout(() => {
+        void worker.terminate();
+        resolve(this.fail('the scan worker did not start in time'));
+      }, STARTUP_MS);
+      const onMessage = (m: ScanResponse) => {
+        if (m.op !== 'ready') return;
+        cleanup();
+        this.worker = worker;
+        worker.once('exit', () => {
+          if (this.worker === worker) {
+            this.worker = null;
+            this.ready = null;
+          }
+        });
+        resolve(worker);
+      };
+      const onEarlyEnd = (err?: Error) => {
+        cleanup();
+        resolve(this.fail(`the scan worker could not start: ${err?.message ?? 'it exited'}`));
+      };
+      const cleanup = () => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onEarlyEnd);
+        worker.off('exit', onEarlyEnd);
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onEarlyEnd);
+      worker.on('exit', onEarlyEnd);
+    });
+    return this.ready;
+  }
+
+  private fail(reason: string): null {
+    this.fallbackReason = reason;
+    return null;
+  }
+
+  private async pump(): Promise<void> {
+    if (this.running || this.queue.length === 0) return;
+    this.running = true;
+    const job = this.queue.shift() as Job;
+    const worker = this.fallbackReason ? null : await this.start();
+    worker?.ref();
+    const scans = worker ? await this.run(worker, job.texts) : await scanHere(job.texts);
+    job.resolve(scans);
+    this.running = false;
+    if (this.queue.length > 0) void this.pump();
+    else this.worker?.unref();
+  }
+
+  private run(worker: Worker, texts: string[]): Promise<SecretScan[]> {
+    const id = this.nextId++;
+    const kib = texts.reduce((n, t) => n + t.length, 0) / 1024;
+    const budgetMs = this.budget.baseMs + kib * this.budget.perKiBMs;
+    return new Promise((resolve) => {
+      const marked = (rule: string) => texts.map(() => ({ rules: [rule] }));
+      const finish = (scans: SecretScan[], kill: boolean) => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onFailure);
+        worker.off('exit', onFailure);
+        if (kill) {
+          if (this.worker === worker) {
+            this.worker = null;
+            this.ready = null;
+          }
+          void worker.terminate();
+        }
+        resolve(scans);
+      };
+      const onMessage = (m: ScanResponse) => {
+        if (m.op === 'done' && m.id === id) finish(m.scans, false);
+        else if (m.op === 'failed' && m.id === id) finish(marked(SCAN_FAILED_RULE), false);
+      };
+      const onFailure = () => finish(marked(SCAN_FAILED_RULE), true);
+      const timer = setTimeout(() => {
+        this.timeouts++;
+        finish(marked(SCAN_TIMEOUT_RULE), true);
+      }, budgetMs);
+      worker.on('message', onMessage);
+      worker.on('error', onFailure);
+      worker.on('exit', onFailure);
+      worker.postMessage({ id, texts } satisfies ScanRequest);
+    });
+  }
+}
+
+async function scanHere(texts: string[]): Promise<SecretScan[]> {
+  const { scanTexts } = await import('./secrets');
+  return scanTexts(texts);
+}
+
+const host = new ScanHost();
+
+/**
+ * Scans many texts for credentials, off this thread. Never rejects: a scan that fails or
+ * goes past its budget reports its texts as `scan-failed` / `scan-timeout`.
+ */
+export function scanSecretsMany(texts: readonly string[]): Promise<SecretScan[]> {
+  return host.scan(texts);
+}
+
+export async function scanSecrets(text: string): Promise<SecretScan> {
+  const [scan] = await host.scan([text]);
+  return scan as SecretScan;
+}
+
+export function scannerStatus(): ScannerStatus {
+  return host.status();
+}
+
+/** For tests: the per-request budget (restored with `setScanBudget()`). */
+export function setScanBudget(budget?: Partial<ScanBudget>): void {
+  host.budget = { ...DEFAULT_BUDGET, ...budget };
+}
