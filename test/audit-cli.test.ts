@@ -2,6 +2,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { AUDIT_TRIGGERS } from '../src/main/engine/audit/chain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cli } from './helpers/cli';
 import { tempDir } from './helpers/engine';
@@ -20,6 +21,9 @@ function tamper(sql: string): void {
   const db = new Database(join(home, 'stores', 'default', 'loci.db'));
   db.exec('DROP TRIGGER audit_no_update; DROP TRIGGER audit_no_delete;');
   db.exec(sql);
+  // Covering its tracks: with the triggers gone, Loci's next start would restore them and
+  // say so in the chain (test/hardening.test.ts); these cases are about the rows.
+  for (const trigger of Object.values(AUDIT_TRIGGERS)) db.exec(trigger);
   db.close();
 }
 

@@ -587,6 +587,14 @@ describe('allowed folders and the MCP tool ingest_file', () => {
       )?.document_id as string,
     });
     expect(doc.source).toBe('file:notes.md');
+    // Outside the folders, an existing and a missing path get the same answer, which
+    // does not list the allowed folders.
+    const existing = await call(c, { path: join(corpus.root, 'docs/guide.md') });
+    const missing = await call(c, { path: join(corpus.root, 'docs/no-such-file.md') });
+    expect(text(existing).replace('guide.md', 'X')).toBe(
+      text(missing).replace('no-such-file.md', 'X'),
+    );
+    expect(text(existing)).not.toContain(allowed);
     const link = await call(c, { path: join(allowed, 'team/escape.txt') });
     expect(link.isError).toBe(true);
     expect(text(link)).toMatch(/outside the folders agents may ingest from/);

@@ -41,6 +41,8 @@ export interface Daemon {
   observatoryUrl: string;
   /** WAL checkpoints and scheduled backups of the open stores. */
   maintenance: Maintenance;
+  /** Stores that could not be opened at start (damaged, moved aside), with why. */
+  storeProblems: { store: string; message: string }[];
   close(): Promise<void>;
 }
 
@@ -71,6 +73,17 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
   });
   try {
     if (options.store) await engine.store(options.store);
+    // Every store is opened (and so checked) now, not at the first call that needs it: a
+    // damaged one is found at start and named in the banner, and the rest still serve.
+    const storeProblems: { store: string; message: string }[] = [];
+    for (const { name } of engine.storeList().stores) {
+      try {
+        await engine.store(name);
+      } catch (err) {
+        if (!(err instanceof LociError) || err.code !== 'store-corrupt') throw err;
+        storeProblems.push({ store: name, message: err.message });
+      }
+    }
     const handlers = createHandlers(engine);
     const tok = options.noAuth ? null : loadOrCreateToken(engine.dataDir);
     const currentToken = tok ? tokenSource(engine.dataDir) : () => null;
@@ -113,6 +126,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       tokenPath: tok?.path ?? null,
       observatoryUrl: tok ? `${url}/#token=${tok.token}` : `${url}/`,
       maintenance,
+      storeProblems,
       async close() {
         engine.setServing(null);
         await maintenance.stop();

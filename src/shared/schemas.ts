@@ -325,9 +325,12 @@ export const TimelineArgsSchema = z.strictObject({
   limit: z.number().int().min(1).max(200).default(50),
 });
 
+/** The largest map a caller may ask for (the `bootstrap` prompt fills up to it). */
+export const MAP_MAX_TOKENS = 50_000;
+
 export const MapArgsSchema = z.strictObject({
   ...storeField,
-  max_tokens: z.number().int().min(64).max(50_000).default(2000),
+  max_tokens: z.number().int().min(64).max(MAP_MAX_TOKENS).default(2000),
 });
 
 export const OutcomeArgsSchema = z.strictObject({

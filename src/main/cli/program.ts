@@ -756,6 +756,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           ? `  Observatory:   ${daemon.observatoryUrl}`
           : '  Observatory:   not built in this installation',
         `  Connect an editor: loci setup`,
+        ...daemon.storeProblems.map((p) => `  Store "${p.store}" is closed: ${p.message}`),
         'Press Ctrl+C to stop.',
       ];
       io.stdout.write(`${lines.join('\n')}\n`);

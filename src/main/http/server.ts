@@ -6,6 +6,7 @@
 // No business logic: every call goes through the handler registry.
 import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
 import { DEFAULT_PORT } from '../../shared/api';
@@ -193,9 +194,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   // Timed-out (slowloris) connections are looked for every second, not every 30 s.
   const server = createServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
     void (async () => {
+      // The first request on this connection has arrived: the idle-connection timer ends.
+      req.socket.setTimeout(0);
       const url = new URL(req.url ?? '/', 'http://loci.invalid');
       const path = url.pathname;
-      // 1. DNS rebinding and cross-site requests: refused before anything else.
+      // 1. DNS rebinding and cross-site requests: refused before anything else. Node keeps
+      // only the first of two Host headers; a request that sends two is refused outright.
+      if ((req.headersDistinct.host?.length ?? 0) > 1)
+        throw new HttpError(400, 'The request has more than one Host header.');
       if (!checkHost(req, policy)) throw new HttpError(403, 'Forbidden host.');
       if (path === '/health' && req.method === 'GET') {
         sendJson(res, 200, { status: 'ok', service: 'loci', version: SERVER_VERSION });
@@ -241,7 +247,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
           return;
         }
         if (req.method !== 'POST') throw new HttpError(405, 'Use POST for /api/<method>.');
-        const method = decodeURIComponent(path.slice('/api/'.length));
+        let method: string;
+        try {
+          method = decodeURIComponent(path.slice('/api/'.length));
+        } catch {
+          throw new HttpError(400, 'The method name in the path has bad percent-encoding.');
+        }
         const body = (await readJson(req, bodyLimitFor(method, limits))) ?? {};
         const actor =
           req.headers['x-loci-actor'] === 'cli'
@@ -270,11 +281,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         sendJson(res, err.status, {
           error: {
             code:
-              err.status === 413
+              err.status === 400 || err.status === 405 || err.status === 413
                 ? 'invalid-args'
-                : err.status === 503
-                  ? 'unavailable'
-                  : 'forbidden',
+                : err.status === 404
+                  ? 'not-found'
+                  : err.status === 503
+                    ? 'unavailable'
+                    : 'forbidden',
             message: err.message,
           },
         });
@@ -316,6 +329,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   server.requestTimeout = options.timeouts?.requestMs ?? REQUEST_TIMEOUT_MS;
   server.headersTimeout = options.timeouts?.headersMs ?? 10_000;
   server.keepAliveTimeout = 5_000;
+  // Node's header timeout starts with the first byte of a request, so a connection that
+  // never sends one stays open for ever (seen: still open after 130 s). Such a connection
+  // gets the same time as a request's headers; the first request clears the timer, and
+  // keep-alive connections between requests are closed by keepAliveTimeout.
+  server.on('connection', (socket: Socket) => {
+    socket.setTimeout(server.headersTimeout, () => socket.destroy());
+  });
 
   await new Promise<void>((resolvePromise, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {

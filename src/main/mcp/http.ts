@@ -8,6 +8,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { HandlerRegistry } from '../api';
 import type { ActivityLog } from '../engine/activity';
 import type { ClientRegistry } from '../engine/clients';
+import { prototypeKeyError } from './lineTransport';
 import { buildMcpServer, normalizeClient } from './server';
 
 interface Session {
@@ -67,6 +68,11 @@ export class McpHttpSessions {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const refused = prototypeKeyError(body);
+    if (refused) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(refused));
+      return;
+    }
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = this.sessions.get(sessionId);

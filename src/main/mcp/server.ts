@@ -18,7 +18,7 @@ import {
 import { z } from 'zod';
 import type { Actor } from '../../shared/api';
 import { toErrorData } from '../../shared/errors';
-import { MemoryIdSchema } from '../../shared/schemas';
+import { MAP_MAX_TOKENS, MemoryIdSchema } from '../../shared/schemas';
 import { describeIssues } from '../../shared/validation';
 import { createInProcessClient, type HandlerRegistry } from '../api';
 import type { ActivityLog } from '../engine/activity';
@@ -252,7 +252,8 @@ export function buildMcpServer(options: McpSessionOptions): Server {
     }
     const map = await c.call(
       'memory.map',
-      withStore({ max_tokens: Math.max(64, budget - used - 100) }),
+      // The map has its own ceiling; a larger budget leaves the rest unused, never an error.
+      withStore({ max_tokens: Math.min(MAP_MAX_TOKENS, Math.max(64, budget - used - 100)) }),
     );
     const text = `${INSTRUCTIONS}\n\n${pinnedTexts.length ? `# Pinned memories\n${pinnedTexts.join('\n\n')}\n\n` : ''}${map.text}`;
     return {

@@ -3,7 +3,6 @@
 // one copy of the models); otherwise this process opens the store itself, holding the
 // lock. stdout carries JSON-RPC only — logs go to stderr. It exits when stdin closes,
 // and when no `initialize` arrives within the timeout.
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createHandlers } from '../api';
@@ -11,6 +10,7 @@ import { Engine } from '../engine/engine';
 import { resolveDataDir } from '../engine/store/paths';
 import { findOwner } from '../http/client';
 import { isolatedFetch } from '../http/isolatedFetch';
+import { BoundedStdioTransport } from './lineTransport';
 import { buildMcpServer } from './server';
 
 export const DEFAULT_INIT_TIMEOUT_MS = 60_000;
@@ -33,7 +33,8 @@ export async function runStdio(options: StdioOptions = {}): Promise<number> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const dataDir = options.dataDir ?? resolveDataDir();
-  const stdio = new StdioServerTransport(stdin as never, stdout as never);
+  const stdio = new BoundedStdioTransport(stdin, stdout);
+  stdio.onerror = (err) => log(err.message);
   let initialized = false;
   let finish: (code: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => (finish = resolve));

@@ -10,6 +10,63 @@ import type { AuditKeyring } from './keyring';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
+/**
+ * The triggers that make the audit table append-only. Anyone with write access to the
+ * file can drop them; the store's start-up puts them back (and says so in the chain),
+ * and the doctor checks them.
+ */
+export const AUDIT_TRIGGERS: Record<string, string> = {
+  audit_no_delete: `CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit
+    BEGIN SELECT RAISE(ABORT, 'audit rows are append-only'); END;`,
+  audit_no_update: `CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit
+    BEGIN SELECT RAISE(ABORT, 'audit rows are append-only'); END;`,
+};
+
+/** The append-only triggers missing from this database, sorted by name. */
+export function missingAuditTriggers(db: Db): string[] {
+  const present = new Set(
+    (
+      db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit'")
+        .all() as { name: string }[]
+    ).map((r) => r.name),
+  );
+  return Object.keys(AUDIT_TRIGGERS)
+    .filter((name) => !present.has(name))
+    .sort();
+}
+
+/**
+ * Re-creates missing append-only triggers and records that in the chain, in one
+ * transaction. Returns the names restored (none: nothing was written).
+ */
+export function restoreAuditTriggers(
+  db: Db,
+  chain: AuditChain,
+  actor: string,
+  at: number,
+): string[] {
+  const missing = missingAuditTriggers(db);
+  if (missing.length === 0) return [];
+  db.transaction(() => {
+    for (const name of missing) db.exec(AUDIT_TRIGGERS[name] as string);
+    chain.append(
+      {
+        actor,
+        action: 'audit.triggers_restored',
+        target: null,
+        data: {
+          restored: missing,
+          reason:
+            'the append-only triggers were missing from the database: someone changed the file outside Loci',
+        },
+      },
+      at,
+    );
+  })();
+  return missing;
+}
+
 export type AuditAction =
   | 'memory.create'
   | 'memory.update'
@@ -26,6 +83,7 @@ export type AuditAction =
   | 'store.import'
   | 'audit.key_created'
   | 'audit.key_rotated'
+  | 'audit.triggers_restored'
   | 'ingest.batch'
   | 'ingest.undo'
   | 'ingest.redo'

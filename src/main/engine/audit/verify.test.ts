@@ -4,7 +4,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../../../test/helpers/engine';
 import type { Db } from '../store/database';
 import type { OpenStore } from '../store/registry';
-import { entryPayloadWithData, GENESIS_HASH, hmacHex, type AuditRow } from './chain';
+import {
+  AUDIT_TRIGGERS,
+  entryPayloadWithData,
+  GENESIS_HASH,
+  hmacHex,
+  type AuditRow,
+} from './chain';
 import {
   anchorToString,
   KeyedMac,
@@ -47,11 +53,7 @@ function tamper(db: Db, sql: string, ...params: unknown[]): void {
   try {
     db.prepare(sql).run(...params);
   } finally {
-    db.exec(`
-      CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
-        BEGIN SELECT RAISE(ABORT, 'audit rows are append-only'); END;
-      CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit
-        BEGIN SELECT RAISE(ABORT, 'audit rows are append-only'); END;`);
+    for (const trigger of Object.values(AUDIT_TRIGGERS)) db.exec(trigger);
   }
 }
 

@@ -2,12 +2,49 @@
 // memories about to fade, and quarantined memories waiting for a person.
 import { AT_RISK_RATIO } from '../cognition/fsrs';
 import { readLastVerify } from '../audit/anchorFile';
+import { missingAuditTriggers, restoreAuditTriggers } from '../audit/chain';
 import { chainHead } from '../audit/verify';
 import { finding, ok, type CheckDefinition } from './types';
 
 const DAY_MS = 86_400_000;
 
 export const contentChecks: CheckDefinition[] = [
+  {
+    id: 'audit.triggers',
+    group: 'Audit',
+    title: 'Append-only triggers',
+    run({ store }) {
+      const missing = missingAuditTriggers(store.db);
+      if (missing.length > 0) {
+        return finding(
+          'fail',
+          `The audit table's append-only trigger${missing.length === 1 ? ' is' : 's are'} missing (${missing.join(', ')}): audit entries can be changed or deleted without a trace in the database itself.`,
+          'Restore them now (recorded in the chain); Loci also restores them at its next start. Then verify the chain: someone changed the file outside Loci.',
+          true,
+        );
+      }
+      const restored = store.db
+        .prepare(
+          "SELECT at FROM audit WHERE action = 'audit.triggers_restored' ORDER BY seq DESC LIMIT 1",
+        )
+        .get() as { at: number } | undefined;
+      if (restored) {
+        const when = new Date(restored.at).toISOString().slice(0, 16).replace('T', ' ');
+        return finding(
+          'warn',
+          `Present, but they were found dropped and restored on ${when}: the file was changed outside Loci.`,
+          'Verify the chain (loci audit verify) and find out who had write access to the data directory.',
+        );
+      }
+      return ok('Both append-only triggers are in place.');
+    },
+    fix({ store }) {
+      const restored = restoreAuditTriggers(store.db, store.audit, 'doctor', Date.now());
+      return restored.length
+        ? `Restored ${restored.join(', ')} (recorded in the audit chain).`
+        : 'Nothing to restore.';
+    },
+  },
   {
     id: 'audit.chain',
     group: 'Audit',

@@ -33,24 +33,32 @@ export async function validateFolders(folders: string[]): Promise<string[]> {
   return out;
 }
 
-/** Throws `forbidden` unless every path is inside an allowed folder (both by real path). */
+/**
+ * Throws `forbidden` unless every path is inside an allowed folder (both by real path).
+ * The caller is an agent: a path outside the folders gets the same answer whether or not
+ * it exists, and the answer does not list the folders (it would map the disk for it).
+ */
 export async function checkAllowed(paths: string[], allowed: string[]): Promise<void> {
   const real: string[] = [];
   for (const a of allowed) {
     const r = await realpath(a).catch(() => null);
     if (r) real.push(r);
   }
+  const outside = (p: string) =>
+    new LociError(
+      'forbidden',
+      `"${p}" is outside the folders agents may ingest from${allowed.length ? '' : ' (none is allowed yet)'}. ${ALLOW_HINT}`,
+      { path: p },
+    );
   for (const p of paths) {
+    // As written first (no look at the disk), then by real path (a link cannot lead out).
+    const given = resolve(p);
+    if (!real.some((a) => isWithin(a, given)) && !allowed.some((a) => isWithin(resolve(a), given)))
+      throw outside(p);
     const r = await realpath(p).catch(() => null);
     if (r === null) {
       throw new LociError('not-found', `There is no file or folder at "${p}".`, { path: p });
     }
-    if (!real.some((a) => isWithin(a, r))) {
-      throw new LociError(
-        'forbidden',
-        `"${p}" is outside the folders agents may ingest from${allowed.length ? ` (${allowed.join(', ')})` : ' (none is allowed yet)'}. ${ALLOW_HINT}`,
-        { path: p },
-      );
-    }
+    if (!real.some((a) => isWithin(a, r))) throw outside(p);
   }
 }

@@ -333,6 +333,15 @@ export function stats(store: OpenStore, actor: Actor): Omit<StatsResult, 'vector
         ...vis.params,
       ) as { n: number }
     ).n;
+  // Agents never see quarantined memories, but may know how many wait for the owner
+  // (a count, no content): without this their stats said 0 while 47 waited.
+  const own = visibilityFilter(actor, { ownershipOnly: true });
+  const quarantined = (
+    stmt(
+      db,
+      `SELECT COUNT(*) AS n FROM memory m WHERE ${own.sql} AND m.deleted_at IS NULL AND m.trust = 'quarantined'`,
+    ).get(...own.params) as { n: number }
+  ).n;
   const byKind = Object.fromEntries(MEMORY_KINDS.map((k) => [k, 0])) as Record<MemoryKind, number>;
   for (const r of stmt(
     db,
@@ -358,7 +367,7 @@ export function stats(store: OpenStore, actor: Actor): Omit<StatsResult, 'vector
     memories: {
       live: count('m.deleted_at IS NULL'),
       deleted: count('m.deleted_at IS NOT NULL'),
-      quarantined: count(`m.deleted_at IS NULL AND m.trust = 'quarantined'`),
+      quarantined,
       pinned: count('m.deleted_at IS NULL AND m.pinned = 1'),
       by_kind: byKind,
     },

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { StoreInfo } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
 import { StoreNameSchema } from '../../../shared/schemas';
-import { AuditChain } from '../audit/chain';
+import { AuditChain, restoreAuditTriggers } from '../audit/chain';
 import { AuditKeyring } from '../audit/keyring';
 import {
   CorruptDatabaseError,
@@ -252,6 +252,8 @@ export class StoreRegistry {
           ),
         )();
       }
+      // Someone with access to the file may have dropped the append-only triggers.
+      restoreAuditTriggers(db, audit, 'system', Date.now());
       return { name, dir, file, db, audit, keyring, migration };
     } catch (err) {
       db.close();

@@ -22,6 +22,14 @@ describe('normalizeText', () => {
     expect(normalizeText('  padded \n')).toBe('padded');
   });
 
+  it('replaces lone surrogates, which UTF-8 cannot store, and keeps real pairs', () => {
+    expect(normalizeText('a\uD83D b\uDE00 c')).toBe('a\uFFFD b\uFFFD c');
+    expect(normalizeText('smile \uD83D\uDE00')).toBe('smile \u{1F600}');
+    // Stored text survives a round trip through UTF-8 unchanged.
+    const t = normalizeText('x\uDBFFy\uDC00');
+    expect(Buffer.from(t, 'utf8').toString('utf8')).toBe(t);
+  });
+
   it('makes the same text with and without hidden characters hash alike', () => {
     expect(contentHash(normalizeText('deploy\u200B on fridays'))).toBe(
       contentHash(normalizeText('deploy on fridays')),

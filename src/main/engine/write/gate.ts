@@ -15,8 +15,16 @@ import { hasVisibleText } from '../../../shared/text';
 // eslint-disable-next-line no-control-regex
 const INVISIBLE = /[\u0000\u00AD\u180E\u200B-\u200D\u2060\uFEFF]/g;
 
+/** A UTF-16 surrogate without its pair: not a character, and not storable as UTF-8. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 export function normalizeText(text: string): string {
-  return text.normalize('NFC').replace(INVISIBLE, '').replace(/\r\n?/g, '\n').trim();
+  return text
+    .replace(LONE_SURROGATE, '\uFFFD')
+    .normalize('NFC')
+    .replace(INVISIBLE, '')
+    .replace(/\r\n?/g, '\n')
+    .trim();
 }
 
 /** Titles and tags are single lines: whitespace runs collapse to one space. */

@@ -1,0 +1,65 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { BoundedStdioTransport, idOfOversized } from './lineTransport';
+
+function harness(maxBytes: number) {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const out: unknown[] = [];
+  stdout.on('data', (d: Buffer) => {
+    for (const line of d.toString().split('\n')) if (line) out.push(JSON.parse(line));
+  });
+  const t = new BoundedStdioTransport(stdin, stdout, maxBytes);
+  const received: unknown[] = [];
+  t.onmessage = (m) => received.push(m);
+  return { stdin, out, received, t };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 10));
+
+describe('BoundedStdioTransport', () => {
+  it('finds the id of an oversized message at its start or its end (as the SDK writes it)', () => {
+    expect(idOfOversized('{"jsonrpc":"2.0","id":7,"method":"x","params":{"a":"', '')).toBe(7);
+    expect(
+      idOfOversized(
+        '{"method":"tools/call","params":{"id":1,',
+        'xx"}},"jsonrpc":"2.0","id":"r-9"}',
+      ),
+    ).toBe('r-9');
+    expect(idOfOversized('{"method":"x","params":{"content":"', 'aaaa"}}')).toBeNull();
+  });
+
+  it('answers an oversized message, a line that is not JSON and one that is not JSON-RPC, and goes on', async () => {
+    const h = harness(1024);
+    await h.t.start();
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { x: 'y'.repeat(5000) },
+    });
+    h.stdin.write(big.slice(0, 2000));
+    h.stdin.write(`${big.slice(2000)}\nnot json\n{"hello":1,"id":4}\n`);
+    h.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' })}\n`);
+    await tick();
+    expect(h.out).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        error: { code: -32600, message: expect.stringMatching(/limit for one message is 1 KiB/) },
+      },
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: expect.stringMatching(/Parse error/) },
+      },
+      {
+        jsonrpc: '2.0',
+        id: 4,
+        error: { code: -32600, message: expect.stringMatching(/not a JSON-RPC/) },
+      },
+    ]);
+    expect(h.received).toEqual([{ jsonrpc: '2.0', id: 5, method: 'ping' }]);
+    await h.t.close();
+  });
+});
