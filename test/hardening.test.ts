@@ -3,7 +3,6 @@
 // edges (bad percent-encoding, duplicate Host, idle connections), an oversized stdio
 // message, the bootstrap prompt at the top of its range, and dropped audit triggers.
 import { connect, type Socket } from 'node:net';
-import { request } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { Engine } from '../src/main/engine/engine';
 import { startHttpServer } from '../src/main/http/server';
 import { runStdio } from '../src/main/mcp/stdio';
 import { tempDir } from './helpers/engine';
+import { rawRequest, type RawRequest, type RawResponse } from './helpers/http';
 
 let daemon: Daemon;
 let dir: string;
@@ -30,41 +30,21 @@ afterAll(async () => {
   for (const d of [dir, ...dirs]) rmSync(d, { recursive: true, force: true });
 });
 
-interface Raw {
-  status: number;
-  body: string;
-  ms: number;
-}
+type Raw = RawResponse;
 
-function raw(options: {
-  method?: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-  port?: number;
-}): Promise<Raw> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: options.port ?? daemon.http.port,
-        method: options.method ?? 'GET',
-        path: options.path,
-        headers: options.headers ?? {},
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - started }),
-        );
-      },
-    );
-    req.on('error', reject);
-    if (options.body !== undefined) req.write(options.body);
-    req.end();
-  });
+/** A raw HTTP request to the daemon (or to `port`). */
+const raw = (options: Omit<RawRequest, 'port'> & { port?: number }): Promise<Raw> =>
+  rawRequest({ ...options, port: options.port ?? daemon.http.port });
+
+/** A real MCP client of the daemon, over Streamable HTTP. */
+async function mcpClient(name: string): Promise<Client> {
+  const client = new Client({ name, version: '1' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${daemon.http.port}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${daemon.token}` } },
+    }),
+  );
+  return client;
 }
 
 const api = (method: string, body: unknown) =>
@@ -174,12 +154,7 @@ describe('HTTP rough edges', () => {
 
 describe('MCP rough edges', () => {
   it('serves the bootstrap prompt at the top of its declared range', async () => {
-    const client = new Client({ name: 'hardening', version: '1' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${daemon.http.port}/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${daemon.token}` } },
-      }),
-    );
+    const client = await mcpClient('hardening');
     try {
       await client.callTool({
         name: 'remember',
@@ -329,12 +304,7 @@ describe('also seen', () => {
   });
 
   it('tells an agent how many memories are quarantined, and when its update quarantined one', async () => {
-    const client = new Client({ name: 'hardening-agent', version: '1' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${daemon.http.port}/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${daemon.token}` } },
-      }),
-    );
+    const client = await mcpClient('hardening-agent');
     try {
       const text = (r: unknown) => (r as { content: { text: string }[] }).content[0]?.text ?? '';
       const made = await client.callTool({

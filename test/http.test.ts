@@ -1,7 +1,6 @@
 // The daemon over real HTTP on loopback (port 0): the security checks, each with its exact
 // status, the API, server-sent events, and MCP over Streamable HTTP with a real SDK client.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -12,6 +11,7 @@ import { Engine } from '../src/main/engine/engine';
 import { rotateToken } from '../src/main/engine/store/token';
 import { startHttpServer } from '../src/main/http/server';
 import { tempDir } from './helpers/engine';
+import { rawRequest, type RawRequest, type RawResponse } from './helpers/http';
 
 let daemon: Daemon;
 let dir: string;
@@ -25,40 +25,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Raw {
-  status: number;
-  body: string;
-  headers: Record<string, string | string[] | undefined>;
-}
+type Raw = RawResponse;
 
-/** A raw HTTP request, so headers (Host, Origin) can be anything. */
-function raw(options: {
-  method?: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string | Buffer;
-  port?: number;
-}): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: options.port ?? daemon.http.port,
-        method: options.method ?? 'GET',
-        path: options.path,
-        headers: options.headers ?? {},
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-      },
-    );
-    req.on('error', reject);
-    if (options.body !== undefined) req.write(options.body);
-    req.end();
-  });
-}
+/** A raw HTTP request to the daemon (or to `port`). */
+const raw = (options: Omit<RawRequest, 'port'> & { port?: number }): Promise<Raw> =>
+  rawRequest({ ...options, port: options.port ?? daemon.http.port });
 
 const auth = () => ({ authorization: `Bearer ${daemon.token}` });
 const api = (method: string, body: unknown, headers: Record<string, string> = {}) =>
