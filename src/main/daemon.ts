@@ -41,7 +41,7 @@ export interface Daemon {
   observatoryUrl: string;
   /** WAL checkpoints and scheduled backups of the open stores. */
   maintenance: Maintenance;
-  /** Stores that could not be opened at start (damaged, moved aside), with why. */
+  /** Stores that could not be opened at start (damaged and moved aside, say), with why. */
   storeProblems: { store: string; message: string }[];
   close(): Promise<void>;
 }
@@ -80,7 +80,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       try {
         await engine.store(name);
       } catch (err) {
-        if (!(err instanceof LociError) || err.code !== 'store-corrupt') throw err;
+        // A store that cannot open is named, and the others still serve.
+        if (!(err instanceof LociError)) throw err;
         storeProblems.push({ store: name, message: err.message });
       }
     }
