@@ -3,7 +3,7 @@ import { BENIGN, SECRETS } from '../../../../test/fixtures/secretsCorpus';
 import { HOLDOUT_BENIGN, HOLDOUT_SECRETS } from '../../../../test/fixtures/secretsHoldout';
 import { SCAN_TIMEOUT_RULE, scanSecrets, scanSecretsMany, setScanBudget } from './scanHost';
 import { scanTexts } from './secrets';
-import { entropy, isPlaceholder } from './secretRules';
+import { entropy, isPlaceholder, matchSecretRules, SECRET_RULES } from './secretRules';
 
 describe('the credential corpus', () => {
   it('has at least 40 secrets and 40 benign look-alikes', () => {
@@ -17,6 +17,11 @@ describe('the credential corpus', () => {
       if ((await scanSecrets(item.text)).rules.length === 0) missed.push(item.label);
     }
     expect(missed).toEqual([]);
+  });
+
+  it("exercises every one of Loci's rules", () => {
+    const fired = new Set(SECRETS.flatMap((item) => matchSecretRules(item.text)));
+    expect(SECRET_RULES.map((r) => r.id).filter((id) => !fired.has(id))).toEqual([]);
   });
 
   it('lets every benign look-alike through', async () => {
