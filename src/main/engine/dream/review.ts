@@ -16,7 +16,7 @@ import type { ParsedArgs } from '../../../shared/api';
 import type { LinkType } from '../../../shared/schemas';
 import { createLink } from '../memory/links';
 import { actorName, iso, isoOrNull } from '../memory/model';
-import { applyChange, forgetMemory, stateOf } from '../memory/mutate';
+import { applyChange, forgetMemory, stateOf, trustAfterNewText } from '../memory/mutate';
 import { requireRow } from '../memory/read';
 import { insertMemories, prepareMemories, type CreatedMemory } from '../memory/remember';
 import type { OpenStore } from '../store/registry';
@@ -304,10 +304,7 @@ export async function acceptReviews(
             ...stateOf(keep),
             title: t.title,
             content: t.content,
-            trust: t.secretRules.length ? 'quarantined' : keep.trust,
-            quarantine_reasons: t.secretRules.length
-              ? t.secretRules
-              : (JSON.parse(keep.quarantine_reasons) as string[]),
+            ...trustAfterNewText(keep, t.secretRules),
             owner: keep.owner,
           },
           now,
@@ -351,10 +348,7 @@ export async function acceptReviews(
             ...stateOf(target),
             title: t.title,
             content: t.content,
-            trust: t.secretRules.length ? 'quarantined' : target.trust,
-            quarantine_reasons: t.secretRules.length
-              ? t.secretRules
-              : (JSON.parse(target.quarantine_reasons) as string[]),
+            ...trustAfterNewText(target, t.secretRules),
             owner: target.owner,
           },
           now,

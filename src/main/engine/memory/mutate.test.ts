@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../../../test/helpers/engine';
 import type { LociError } from '../../../shared/errors';
+import { trustAfterNewText } from './mutate';
 
 let t: TestEngine;
 beforeEach(async () => {
@@ -182,5 +183,23 @@ describe('forget, restore and erase', () => {
       (await failure(t.cli.call('memory.get', { id: a.id, include_deleted: true })))?.code,
     ).toBe('not-found');
     expect((await t.cli.call('memory.get', { id: b.id })).links.incoming).toEqual([]);
+  });
+});
+
+describe('trustAfterNewText (update, dream merge and refine alike)', () => {
+  it('quarantines on new credential rules, adding them to the reasons already there', () => {
+    const quarantined = { trust: 'quarantined' as const, quarantine_reasons: '["jwt"]' };
+    expect(trustAfterNewText(quarantined, ['github-token'])).toEqual({
+      trust: 'quarantined',
+      quarantine_reasons: ['github-token', 'jwt'],
+    });
+    expect(trustAfterNewText(quarantined, [])).toEqual({
+      trust: 'quarantined',
+      quarantine_reasons: ['jwt'],
+    });
+    expect(trustAfterNewText({ trust: 'trusted', quarantine_reasons: '[]' }, [])).toEqual({
+      trust: 'trusted',
+      quarantine_reasons: [],
+    });
   });
 });

@@ -57,6 +57,20 @@ function setTags(store: OpenStore, rid: number, tags: string[]): void {
 
 type UpdateInput = Omit<UpdateArgs, 'store'>;
 
+/**
+ * The trust of a memory whose text changes (an update, a merge, a refined procedure):
+ * new credential-looking text quarantines it, its rules added to the reasons already
+ * there; otherwise the trust stays — leaving quarantine takes a person's promote.
+ */
+export function trustAfterNewText(
+  row: Pick<MemoryRow, 'trust' | 'quarantine_reasons'>,
+  rules: readonly string[],
+): Pick<MemoryRow, 'trust'> & { quarantine_reasons: string[] } {
+  const reasons = JSON.parse(row.quarantine_reasons) as string[];
+  if (rules.length === 0) return { trust: row.trust, quarantine_reasons: reasons };
+  return { trust: 'quarantined', quarantine_reasons: [...new Set([...reasons, ...rules])].sort() };
+}
+
 /** Applies a change given as the next full state; versions, re-indexes and audits it. */
 export function applyChange(
   store: OpenStore,
@@ -180,8 +194,6 @@ export async function updateMemory(
     pick(args.valid_from, row.valid_from),
     pick(args.valid_to, row.valid_to),
   );
-  const reasons = JSON.parse(row.quarantine_reasons) as string[];
-  const newReasons = [...new Set([...reasons, ...scan.rules])].sort();
   const result = applyChange(
     store,
     actor,
@@ -205,9 +217,7 @@ export async function updateMemory(
             ? row.owner
             : ownerFor(actor)
           : null,
-      // New credential-looking text quarantines; leaving quarantine takes a person's promote.
-      trust: scan.rules.length > 0 ? 'quarantined' : row.trust,
-      quarantine_reasons: scan.rules.length > 0 ? newReasons : reasons,
+      ...trustAfterNewText(row, scan.rules),
       valid_from: validity.validFrom,
       valid_to: validity.validTo,
       occurred_at: pick(args.occurred_at, row.occurred_at),
