@@ -513,7 +513,7 @@ describe('uploads', () => {
         path: 'b.txt',
         content_base64: Buffer.alloc(600, 98).toString('base64'),
       }),
-    ).rejects.toThrow(/this upload would stage 2 KiB; one upload may stage at most 1 KiB/);
+    ).rejects.toThrow(/this upload would stage 1\.2 KB; one upload may stage at most 1000 B/);
     expect(readdirSync(join(t.dir, 'ingest-staging', upload))).toEqual(['a.txt']);
     // Two at once cannot both pass the limit.
     const other = '01JD0000000000000000000201';

@@ -16,6 +16,7 @@ import type {
   StoreListResult,
 } from '../../shared/api';
 import type { Colors } from './io';
+import { formatBytes } from '../../shared/format';
 
 const PLAIN = {
   top: '',
@@ -146,7 +147,7 @@ export function formatModels(c: Colors, r: ModelListResult): string {
     m.installed ? 'installed' : 'available',
     String(m.dims),
     m.languages.join(', ') || '—',
-    m.size_bytes ? `${(m.size_bytes / 1024 / 1024).toFixed(0)} MB` : '—',
+    m.size_bytes ? formatBytes(m.size_bytes) : '—',
     m.pinned ? 'pinned' : 'unpinned',
     clip(m.name, 40),
   ]);
@@ -284,7 +285,7 @@ export function formatStats(c: Colors, s: StatsResult): string {
     .filter(([, n]) => n > 0)
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
-  const mb = (b: number) => `${(b / 1024 / 1024).toFixed(2)} MB`;
+  const mb = formatBytes;
   const rows: [string, string][] = [
     ['store', s.store],
     [

@@ -46,7 +46,7 @@ describe('BoundedStdioTransport', () => {
       {
         jsonrpc: '2.0',
         id: 3,
-        error: { code: -32600, message: expect.stringMatching(/limit for one message is 1 KiB/) },
+        error: { code: -32600, message: expect.stringMatching(/limit for one message is 1 KB/) },
       },
       {
         jsonrpc: '2.0',

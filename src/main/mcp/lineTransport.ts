@@ -5,6 +5,7 @@
 // transport instead drops its buffer mid-message and closes the session, silently.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { formatBytes } from '../../shared/format';
 
 /** The largest message read from stdin; larger ones are answered with an error. */
 export const STDIO_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -80,11 +81,6 @@ export function prototypeKeyError(
   };
 }
 
-const mib = (n: number) =>
-  n < 1024 * 1024
-    ? `${Math.round((n / 1024) * 10) / 10} KiB`
-    : `${Math.round((n / 1024 / 1024) * 10) / 10} MiB`;
-
 export class BoundedStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   onerror?: (error: Error) => void;
@@ -153,7 +149,7 @@ export class BoundedStdioTransport implements Transport {
       this.answerError(
         id,
         INVALID_REQUEST,
-        `The message is ${mib(size)}; the limit for one message is ${mib(this.maxBytes)}. It was not read.`,
+        `The message is ${formatBytes(size)}; the limit for one message is ${formatBytes(this.maxBytes)}. It was not read.`,
       );
       return;
     }

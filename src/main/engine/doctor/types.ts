@@ -65,14 +65,4 @@ export function finding(status: DoctorStatus, text: string, fix: string, fixable
   return { status, finding: text, fix, fixable };
 }
 
-export function bytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n / 1024;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
-}
+export { formatBytes as bytes } from '../../../shared/format';

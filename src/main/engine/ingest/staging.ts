@@ -9,6 +9,7 @@ import type { IngestUploadResult } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
 import { LIMITS } from '../../../shared/schemas';
 import { STAGING_MAX_AGE_MS } from './limits';
+import { formatBytes } from '../../../shared/format';
 
 interface Staged {
   sizes: Map<string, number>;
@@ -16,12 +17,6 @@ interface Staged {
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-function size(bytes: number): string {
-  return bytes >= 1024 * 1024
-    ? `${Math.round(bytes / 1024 / 1024)} MiB`
-    : `${Math.ceil(bytes / 1024)} KiB`;
-}
 
 export class Staging {
   readonly root: string;
@@ -117,7 +112,7 @@ export class Staging {
     if (total > this.maxUploadBytes) {
       throw new LociError(
         'invalid-args',
-        `this upload would stage ${size(total)}; one upload may stage at most ${size(this.maxUploadBytes)}. Ingest the files in several drops.`,
+        `this upload would stage ${formatBytes(total)}; one upload may stage at most ${formatBytes(this.maxUploadBytes)}. Ingest the files in several drops.`,
         { field: 'content_base64', bytes: total, max: this.maxUploadBytes },
       );
     }

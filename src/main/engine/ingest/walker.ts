@@ -5,6 +5,7 @@
 import { lstat, readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { formatBytes } from '../../../shared/format';
 
 export interface WalkedFile {
   /** Absolute path to read. */
@@ -38,10 +39,6 @@ interface IgnoreScope {
   rules: Ignore;
 }
 
-function mb(bytes: number): string {
-  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-}
-
 function within(root: string, p: string): boolean {
   return p === root || p.startsWith(root.endsWith(sep) ? root : root + sep);
 }
@@ -70,7 +67,7 @@ export async function walk(
       skipped.push({
         display: show(abs),
         bytes: size,
-        reason: `too large: ${mb(size)} (the largest file read is ${mb(options.maxFileBytes)})`,
+        reason: `too large: ${formatBytes(size)} (the largest file read is ${formatBytes(options.maxFileBytes)})`,
       });
       return;
     }

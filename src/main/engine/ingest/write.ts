@@ -15,6 +15,7 @@ import { hasVisibleText } from '../../../shared/text';
 import { normalizeText } from '../write/gate';
 import { injectionReasons } from '../write/injection';
 import type { Chunk, DocInfo } from './types';
+import { formatBytes } from '../../../shared/format';
 
 export interface FileToWrite {
   display: string;
@@ -37,12 +38,6 @@ export interface Prepared {
 export function tagValue(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f,]/g, '_').slice(0, LIMITS.tagMaxChars);
-}
-
-function size(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 102.4) / 10} KB`;
-  return `${Math.round(bytes / 1024 / 102.4) / 10} MB`;
 }
 
 function where(display: string, c: Chunk): string {
@@ -72,7 +67,7 @@ export function documentContent(f: FileToWrite, chunks: number): string {
   const lines = [
     `File ${f.name}`,
     `Path: ${f.display}`,
-    `Format: ${f.format}, ${size(f.bytes)}${shape.length ? `, ${shape.join(', ')}` : ''}; modified ${new Date(f.mtimeMs).toISOString()}`,
+    `Format: ${f.format}, ${formatBytes(f.bytes)}${shape.length ? `, ${shape.join(', ')}` : ''}; modified ${new Date(f.mtimeMs).toISOString()}`,
     `Chunks: ${chunks}`,
     ...f.info.details.slice(0, 20).map((d) => d.slice(0, 300)),
     ...f.info.notes.map((n) => `Note: ${n}`),

@@ -1,4 +1,5 @@
 // Numbers, sizes and scores as the observatory shows them (the user's locale).
+import { formatBytes as formatSize } from '../../../shared/format';
 
 const integer = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 
@@ -6,19 +7,11 @@ export function formatCount(n: number): string {
   return integer.format(n);
 }
 
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
-
-/** 1536 → "1.5 KB" (powers of 1024, as file managers show database files). */
+/** 1536 → "1.5 KB": Loci's one size format, with the user's locale for the number. */
 export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 0) return '—';
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  const digits = unit === 0 || value >= 100 ? 0 : 1;
-  return `${new Intl.NumberFormat(undefined, { maximumFractionDigits: digits }).format(value)} ${UNITS[unit]}`;
+  return formatSize(bytes, (value, digits) =>
+    new Intl.NumberFormat(undefined, { maximumFractionDigits: digits }).format(value),
+  );
 }
 
 /** A 0–1 share as a whole percentage; tiny non-zero shares never round to "0 %". */
