@@ -2,33 +2,16 @@
 // through the same client as every other command (in-process, or forwarded to the
 // daemon). A broken chain exits with 8, a doctor finding with 9; fixes ask first.
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { AuditVerifyResult, DoctorCheck, DoctorReport } from '../../shared/api';
 import { LociError } from '../../shared/errors';
+import { positiveIntArg, timeArg } from './args';
+import { EXIT_BROKEN_CHAIN, EXIT_FINDINGS } from './exitCodes';
 import { table } from './format';
 import { confirm, progressBar, type Colors } from './io';
 import type { CommandContext, EventedCommandContext } from './context';
 
 export type AuditCliContext = EventedCommandContext & Pick<CommandContext, 'exitWith'>;
-
-export const EXIT_BROKEN_CHAIN = 8;
-export const EXIT_DOCTOR_FINDINGS = 9;
-
-function timeArg(value: string): string {
-  const t = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
-  if (Number.isNaN(t))
-    throw new InvalidArgumentError(
-      `"${value}" is not a date or time (use ISO 8601, e.g. 2026-03-01)`,
-    );
-  return new Date(t).toISOString();
-}
-
-function countArg(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1)
-    throw new InvalidArgumentError('--limit must be a whole number ≥ 1');
-  return n;
-}
 
 /** An anchor given on the command line: a file holding it, or the anchor itself. */
 export function readAnchorArg(value: string): string {
@@ -109,7 +92,7 @@ export function registerAuditCommands(program: Command, ctx: AuditCliContext): v
   audit
     .command('tail', { isDefault: true })
     .description('the latest audit entries, newest first')
-    .option('-n, --limit <n>', 'how many', countArg, 20)
+    .option('-n, --limit <n>', 'how many', positiveIntArg('--limit'), 20)
     .option('--actor <actor>', 'only this actor (ui, cli, mcp:<client>)')
     .option('--action <action>', 'only this action (memory.create, memory.erase…)')
     .option('--target <id>', 'only entries about this memory')
@@ -201,7 +184,7 @@ export function registerAuditCommands(program: Command, ctx: AuditCliContext): v
   audit
     .command('access')
     .description('what each MCP client read, per day')
-    .option('--days <n>', 'days back, today included', countArg, 7)
+    .option('--days <n>', 'days back, today included', positiveIntArg('--days'), 7)
     .option('--client <name>', 'one client (mcp:cursor)')
     .option('--day <YYYY-MM-DD>', 'with --client: list the memories read that day')
     .action(async (o: { days: number; client?: string; day?: string }, cmd: Command) => {
@@ -297,7 +280,7 @@ export function registerAuditCommands(program: Command, ctx: AuditCliContext): v
           report = await call(cmd, 'doctor.run', withStore(cmd, {}));
         }
       }
-      if (report.status !== 'ok') ctx.exitWith(EXIT_DOCTOR_FINDINGS);
+      if (report.status !== 'ok') ctx.exitWith(EXIT_FINDINGS);
       print(cmd, report, (v) => formatDoctor(c, v));
     });
 }

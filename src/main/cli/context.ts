@@ -21,8 +21,18 @@ export interface CommandContext {
   /** `--json` prints the result as JSON, otherwise `human(result)`. */
   print<T>(cmd: Command, result: T, human: (r: T) => string): void;
   dataDirOf(cmd: Command): string;
+  /** The global options (`--store`, `--json`, `--home`) as this command sees them. */
+  globals(cmd: Command): GlobalOptions;
   /** Sets the exit code of a command that ran but found a problem. */
   exitWith(code: number): void;
+  /** A check found something to fix: the command exits with EXIT_FINDINGS. */
+  foundProblems(): void;
+}
+
+export interface GlobalOptions {
+  store?: string;
+  json?: boolean;
+  home?: string;
 }
 
 /** The helpers a command module that follows engine events needs. */

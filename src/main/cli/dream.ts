@@ -5,7 +5,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { monotonicFactory } from 'ulidx';
 import type { DreamPhaseName, DreamReport, ReviewItemView } from '../../shared/api';
 import { DREAM_PHASES, REVIEW_KINDS } from '../../shared/schemas';
-import { table } from './format';
+import { clip, table } from './format';
 import { progressBar, type Colors } from './io';
 import type { EventedCommandContext } from './context';
 
@@ -27,7 +27,6 @@ function phasesArg(value: string): DreamPhaseName[] {
   return names as DreamPhaseName[];
 }
 
-const clip = (text: string, n: number) => (text.length <= n ? text : `${text.slice(0, n - 1)}…`);
 const show = (v: unknown) => (v === null || v === undefined ? '—' : clip(JSON.stringify(v), 50));
 
 export function formatDreamReport(c: Colors, r: DreamReport, verbose = false): string {

@@ -49,7 +49,7 @@ export function table(c: Colors, head: string[], rows: string[][]): string {
 
 const day = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
-function clip(text: string, n: number): string {
+export function clip(text: string, n: number): string {
   return text.length <= n ? text : `${text.slice(0, n - 1)}…`;
 }
 

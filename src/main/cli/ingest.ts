@@ -2,29 +2,19 @@
 // through the same client as every other command, in-process or forwarded to the
 // daemon. Progress comes from `ingest.progressed` events; Ctrl+C cancels the batch.
 import { resolve as resolvePath } from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { monotonicFactory } from 'ulidx';
 import type { IngestFileReport, IngestReport } from '../../shared/api';
 import { LociError } from '../../shared/errors';
 import { LIMITS } from '../../shared/schemas';
-import { table } from './format';
+import { nonNegativeIntArg } from './args';
+import { clip, table } from './format';
 import { progressBar, type Colors } from './io';
 import type { EventedCommandContext } from './context';
 
 export type IngestCliContext = EventedCommandContext;
 
 const newBatchId = monotonicFactory();
-
-function tokensArg(name: string) {
-  return (value: string) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 0)
-      throw new InvalidArgumentError(`${name} must be a whole number`);
-    return n;
-  };
-}
-
-const clip = (text: string, n: number) => (text.length <= n ? text : `${text.slice(0, n - 1)}…`);
 
 function statusColor(c: Colors, s: IngestFileReport['status']): string {
   return s === 'ingested'
@@ -64,12 +54,12 @@ export function registerIngestCommands(program: Command, x: IngestCliContext): v
     .option(
       '--chunk-tokens <n>',
       `tokens per chunk (${LIMITS.chunkTokensMin}–${LIMITS.chunkTokensMax}; default: what the embedding model takes)`,
-      tokensArg('--chunk-tokens'),
+      nonNegativeIntArg('--chunk-tokens'),
     )
     .option(
       '--overlap-tokens <n>',
       'tokens shared by neighbouring chunks (default: an eighth of a chunk)',
-      tokensArg('--overlap-tokens'),
+      nonNegativeIntArg('--overlap-tokens'),
     )
     .option('--tags <tags>', 'extra tags for every memory, comma-separated')
     .action(async (paths: string[], o, cmd: Command) => {
@@ -146,7 +136,7 @@ export function registerIngestCommands(program: Command, x: IngestCliContext): v
   ingest
     .command('list')
     .description('recent import batches')
-    .option('-n, --limit <n>', 'how many (1–200)', tokensArg('--limit'), 20)
+    .option('-n, --limit <n>', 'how many (1–200)', nonNegativeIntArg('--limit'), 20)
     .action(async (o, cmd: Command) => {
       const r = await x.call(cmd, 'ingest.list', x.withStore(cmd, { limit: o.limit }));
       x.print(cmd, r, (v) =>
