@@ -43,6 +43,23 @@ const electronBan = {
   message: 'Only src/main/electron and src/preload may import electron (DESIGN.md §3).',
 };
 
+/** What src/shared may import: no Node, no electron, nothing outside src/shared. */
+function sharedImports(leavesShared) {
+  return {
+    paths: [
+      electronBan,
+      ...NODE_BUILTINS.map((name) => ({
+        name,
+        message: 'src/shared is runtime-neutral: no Node APIs.',
+      })),
+    ],
+    patterns: [
+      { regex: leavesShared, message: 'src/shared imports nothing from the rest of the project.' },
+      { regex: '^node:', message: 'src/shared is runtime-neutral: no Node APIs.' },
+    ],
+  };
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -96,28 +113,13 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    files: ['src/shared/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            electronBan,
-            ...NODE_BUILTINS.map((name) => ({
-              name,
-              message: 'src/shared is runtime-neutral: no Node APIs.',
-            })),
-          ],
-          patterns: [
-            {
-              regex: '^\\.\\./',
-              message: 'src/shared imports nothing from the rest of the project.',
-            },
-            { regex: '^node:', message: 'src/shared is runtime-neutral: no Node APIs.' },
-          ],
-        },
-      ],
-    },
+    files: ['src/shared/*.ts'],
+    rules: { 'no-restricted-imports': ['error', sharedImports('^\\.\\./')] },
+  },
+  {
+    // The contract by domain (src/shared/api/*.ts) may import its siblings in src/shared.
+    files: ['src/shared/*/**'],
+    rules: { 'no-restricted-imports': ['error', sharedImports('^\\.\\./\\.\\./')] },
   },
   {
     files: ['src/renderer/**'],

@@ -56,6 +56,26 @@ describe('layering lint', () => {
     expect(
       (await importErrors('src/shared/api.ts', `import { join } from 'path'; void join;`)).join(),
     ).toMatch(/no Node APIs/);
+    // The contract by domain imports its siblings in src/shared, and nothing beyond.
+    expect(
+      await importErrors('src/shared/api/memory.ts', `import { x } from '../schemas'; void x;`),
+    ).toEqual([]);
+    expect(
+      (
+        await importErrors(
+          'src/shared/api/memory.ts',
+          `import { Engine } from '../../main/engine/engine'; void Engine;`,
+        )
+      ).join(),
+    ).toMatch(/imports nothing from the rest of the project/);
+    expect(
+      (
+        await importErrors(
+          'src/shared/api/memory.ts',
+          `import { readFileSync } from 'node:fs'; void readFileSync;`,
+        )
+      ).join(),
+    ).toMatch(/no Node APIs/);
   });
 
   it('lets the renderer import only src/shared and browser code', async () => {

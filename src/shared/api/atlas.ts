@@ -1,0 +1,34 @@
+// The contract by domain (atlas): the atlas: the map of memories and their links as the observatory draws it.
+import type { LinkType, MemoryKind, Trust } from '../schemas';
+
+export interface AtlasNode {
+  id: string;
+  title: string;
+  kind: MemoryKind;
+  /** ACT-R base-level activation (null: never used since written). */
+  activation: number | null;
+  retrievability: number | null;
+  pinned: boolean;
+  trust: Trust;
+  tags: string[];
+  /** Community (Louvain over the link graph); memories without links get their own. */
+  community: number;
+  degree: number;
+}
+
+export interface AtlasLink {
+  from: string;
+  to: string;
+  type: LinkType;
+  weight: number;
+}
+
+export interface AtlasResult {
+  store: string;
+  nodes: AtlasNode[];
+  links: AtlasLink[];
+  communities: number;
+  /** Live memories in the store; more than `nodes.length` when the limit cut. */
+  total: number;
+  truncated: boolean;
+}

@@ -1,0 +1,20 @@
+// The contract by domain (callers): who calls: the actor and the context of a call, and the documented port.
+
+/** The daemon's documented port (it falls back to a free one when this is taken). */
+export const DEFAULT_PORT = 4747;
+
+// ---------------------------------------------------------------- callers
+
+/** Who is calling: decides the audit actor, the memory source and what is visible. */
+export interface Actor {
+  /** `dream`: a consolidation cycle writing on its own (audited as actor `dream`). */
+  kind: 'ui' | 'cli' | 'mcp' | 'system' | 'dream';
+  /** For MCP: the client's name (clientInfo or `Mcp-Client-Id`), e.g. `cursor`. */
+  client?: string;
+  /** How the call arrived: `ipc`, `http`, `stdio`, `in-process`, … */
+  transport?: string;
+}
+
+export interface CallContext {
+  actor: Actor;
+}

@@ -1,0 +1,253 @@
+// The method map: every operation the engine offers, its argument schema and its
+// result type. IPC, HTTP, MCP, the CLI and in-process callers all speak this map.
+// Field names of results are snake_case because they are a public wire format. The
+// result types live by domain beside this file; everything is exported from here.
+import type { z } from 'zod';
+import {
+  EmptyArgsSchema,
+  GetArgsSchema,
+  IdArgsSchema,
+  LinkCreateArgsSchema,
+  LinkCreateManyArgsSchema,
+  LinkRemoveArgsSchema,
+  ListArgsSchema,
+  NeighborsArgsSchema,
+  RecallArgsSchema,
+  RememberArgsSchema,
+  RememberManyArgsSchema,
+  StatsArgsSchema,
+  StoreNameArgsSchema,
+  StoreBackupArgsSchema,
+  StoreImportArgsSchema,
+  TagArgsSchema,
+  UpdateArgsSchema,
+  ActivityArgsSchema,
+  CalibrateArgsSchema,
+  FindProceduresArgsSchema,
+  MapArgsSchema,
+  ModelIdArgsSchema,
+  OutcomeArgsSchema,
+  SetupArgsSchema,
+  SetupWriteArgsSchema,
+  TimelineArgsSchema,
+  ModelUseArgsSchema,
+  ActivityGetArgsSchema,
+  AtlasArgsSchema,
+  OverviewArgsSchema,
+  RevertArgsSchema,
+  StoreRenameArgsSchema,
+  AuditListArgsSchema,
+  AuditVerifyArgsSchema,
+  AuditExportArgsSchema,
+  AuditAccessArgsSchema,
+  DoctorRunArgsSchema,
+  DoctorFixArgsSchema,
+  DreamRunArgsSchema,
+  DreamCancelArgsSchema,
+  DreamListArgsSchema,
+  DreamGetArgsSchema,
+  ReviewListArgsSchema,
+  ReviewAcceptArgsSchema,
+  ReviewRejectArgsSchema,
+  IngestFilesArgsSchema,
+  IngestUploadArgsSchema,
+  IngestCancelArgsSchema,
+  IngestBatchArgsSchema,
+  IngestListArgsSchema,
+  IngestFoldersArgsSchema,
+} from '../schemas';
+import {
+  EvalCasesArgsSchema,
+  EvalMarkArgsSchema,
+  EvalRemoveArgsSchema,
+  EvalRunArgsSchema,
+  EvalRunsArgsSchema,
+  type EvalCase,
+  type EvalCasesResult,
+  type EvalRemoveResult,
+  type EvalRunResult,
+  type EvalRunsResult,
+} from '../eval';
+import type { AtlasResult } from './atlas';
+import type {
+  SystemInfo,
+  TokenRotateResult,
+  OverviewResult,
+  ClientListResult,
+  SetupPlanResult,
+  SetupWriteResult,
+  SetupCheckResult,
+  StoreInfo,
+  StoreListResult,
+  BackupInfo,
+  StoreBundle,
+  StoreImportResult,
+  BackupListResult,
+  StoreResetResult,
+  EmbeddingStatusView,
+  StatsResult,
+} from './system';
+import type {
+  IngestReport,
+  IngestListResult,
+  IngestUndoResult,
+  IngestUploadResult,
+  IngestCancelResult,
+  IngestFoldersResult,
+} from './ingest';
+import type {
+  AuditListResult,
+  AuditVerifyResult,
+  AuditAnchorResult,
+  AuditExportResult,
+  AccessResult,
+  AuditRotateResult,
+  DoctorReport,
+  DoctorFixResult,
+} from './audit';
+import type {
+  DreamReport,
+  DreamListResult,
+  DreamCancelResult,
+  ReviewListResult,
+  ReviewDecideResult,
+} from './dream';
+import type {
+  RememberResult,
+  RememberManyResult,
+  RecallResult,
+  CalibrationResult,
+  ModelInfo,
+  ModelListResult,
+} from './recall';
+import type {
+  MemoryView,
+  ListResult,
+  HistoryResult,
+  MutationResult,
+  LinkManyResult,
+  LinkResult,
+  NeighborsResult,
+  TimelineResult,
+  MapResult,
+  OutcomeResult,
+  FindProceduresResult,
+  ActivityItem,
+  ActivityListResult,
+} from './memory';
+
+export * from './callers';
+export * from './recall';
+export * from './memory';
+export * from './atlas';
+export * from './system';
+export * from './ingest';
+export * from './audit';
+export * from './dream';
+
+// ---------------------------------------------------------------- the map
+
+interface Method<S extends z.ZodType, R> {
+  schema: S;
+  /** Phantom: the result type, carried for typing only. */
+  result?: R;
+}
+
+function method<R>() {
+  return <S extends z.ZodType>(schema: S): Method<S, R> => ({ schema });
+}
+
+export const methods = {
+  'memory.remember': method<RememberResult>()(RememberArgsSchema),
+  'memory.rememberMany': method<RememberManyResult>()(RememberManyArgsSchema),
+  'memory.recall': method<RecallResult>()(RecallArgsSchema),
+  'memory.get': method<MemoryView>()(GetArgsSchema),
+  'memory.list': method<ListResult>()(ListArgsSchema),
+  'memory.update': method<MutationResult>()(UpdateArgsSchema),
+  'memory.tag': method<MutationResult>()(TagArgsSchema),
+  'memory.forget': method<MutationResult>()(IdArgsSchema),
+  'memory.restore': method<MutationResult>()(IdArgsSchema),
+  'memory.erase': method<MutationResult>()(IdArgsSchema),
+  'memory.promote': method<MutationResult>()(IdArgsSchema),
+  'memory.history': method<HistoryResult>()(IdArgsSchema),
+  'link.create': method<LinkResult>()(LinkCreateArgsSchema),
+  'link.remove': method<LinkResult>()(LinkRemoveArgsSchema),
+  'link.createMany': method<LinkManyResult>()(LinkCreateManyArgsSchema),
+  'graph.neighbors': method<NeighborsResult>()(NeighborsArgsSchema),
+  'memory.timeline': method<TimelineResult>()(TimelineArgsSchema),
+  'memory.map': method<MapResult>()(MapArgsSchema),
+  'procedure.recordOutcome': method<OutcomeResult>()(OutcomeArgsSchema),
+  'procedure.find': method<FindProceduresResult>()(FindProceduresArgsSchema),
+  'activity.list': method<ActivityListResult>()(ActivityArgsSchema),
+  'activity.get': method<ActivityItem>()(ActivityGetArgsSchema),
+  'memory.revert': method<MutationResult>()(RevertArgsSchema),
+  'graph.atlas': method<AtlasResult>()(AtlasArgsSchema),
+  'store.rename': method<StoreInfo>()(StoreRenameArgsSchema),
+  'stats.overview': method<OverviewResult>()(OverviewArgsSchema),
+  'system.info': method<SystemInfo>()(EmptyArgsSchema),
+  'token.rotate': method<TokenRotateResult>()(EmptyArgsSchema),
+  'clients.list': method<ClientListResult>()(EmptyArgsSchema),
+  'setup.plan': method<SetupPlanResult>()(SetupArgsSchema),
+  'setup.write': method<SetupWriteResult>()(SetupWriteArgsSchema),
+  'setup.check': method<SetupCheckResult>()(EmptyArgsSchema),
+  'store.list': method<StoreListResult>()(EmptyArgsSchema),
+  'store.create': method<StoreInfo>()(StoreNameArgsSchema),
+  'store.reset': method<StoreResetResult>()(StoreNameArgsSchema),
+  'store.backup': method<BackupInfo>()(StoreBackupArgsSchema),
+  'store.backups': method<BackupListResult>()(StatsArgsSchema),
+  'store.export': method<StoreBundle>()(StatsArgsSchema),
+  'store.import': method<StoreImportResult>()(StoreImportArgsSchema),
+  'stats.get': method<StatsResult>()(StatsArgsSchema),
+  'recall.calibrate': method<CalibrationResult>()(CalibrateArgsSchema),
+  'embedding.backfill': method<EmbeddingStatusView>()(StatsArgsSchema),
+  'models.list': method<ModelListResult>()(EmptyArgsSchema),
+  'models.install': method<ModelInfo>()(ModelIdArgsSchema),
+  'models.remove': method<{ id: string; removed: true }>()(ModelIdArgsSchema),
+  'models.use': method<ModelListResult>()(ModelUseArgsSchema),
+  'models.decline': method<ModelListResult>()(EmptyArgsSchema),
+  'ingest.files': method<IngestReport>()(IngestFilesArgsSchema),
+  'ingest.upload': method<IngestUploadResult>()(IngestUploadArgsSchema),
+  'ingest.cancel': method<IngestCancelResult>()(IngestCancelArgsSchema),
+  'ingest.undo': method<IngestUndoResult>()(IngestBatchArgsSchema),
+  'ingest.redo': method<IngestUndoResult>()(IngestBatchArgsSchema),
+  'ingest.list': method<IngestListResult>()(IngestListArgsSchema),
+  'ingest.folders': method<IngestFoldersResult>()(EmptyArgsSchema),
+  'ingest.setFolders': method<IngestFoldersResult>()(IngestFoldersArgsSchema),
+  'audit.list': method<AuditListResult>()(AuditListArgsSchema),
+  'audit.verify': method<AuditVerifyResult>()(AuditVerifyArgsSchema),
+  'audit.anchor': method<AuditAnchorResult>()(StatsArgsSchema),
+  'audit.export': method<AuditExportResult>()(AuditExportArgsSchema),
+  'audit.access': method<AccessResult>()(AuditAccessArgsSchema),
+  'audit.rotateKey': method<AuditRotateResult>()(StatsArgsSchema),
+  'doctor.run': method<DoctorReport>()(DoctorRunArgsSchema),
+  'doctor.fix': method<DoctorFixResult>()(DoctorFixArgsSchema),
+  'dream.run': method<DreamReport>()(DreamRunArgsSchema),
+  'dream.cancel': method<DreamCancelResult>()(DreamCancelArgsSchema),
+  'dream.list': method<DreamListResult>()(DreamListArgsSchema),
+  'dream.get': method<DreamReport>()(DreamGetArgsSchema),
+  'review.list': method<ReviewListResult>()(ReviewListArgsSchema),
+  'review.accept': method<ReviewDecideResult>()(ReviewAcceptArgsSchema),
+  'review.reject': method<ReviewDecideResult>()(ReviewRejectArgsSchema),
+  'eval.mark': method<EvalCase>()(EvalMarkArgsSchema),
+  'eval.cases': method<EvalCasesResult>()(EvalCasesArgsSchema),
+  'eval.remove': method<EvalRemoveResult>()(EvalRemoveArgsSchema),
+  'eval.run': method<EvalRunResult>()(EvalRunArgsSchema),
+  'eval.runs': method<EvalRunsResult>()(EvalRunsArgsSchema),
+} as const;
+
+export type MethodMap = typeof methods;
+export type MethodName = keyof MethodMap;
+export type MethodArgs<M extends MethodName> = z.input<MethodMap[M]['schema']>;
+export type ParsedArgs<M extends MethodName> = z.output<MethodMap[M]['schema']>;
+export type MethodResult<M extends MethodName> = NonNullable<MethodMap[M]['result']>;
+
+export const METHOD_NAMES = Object.keys(methods) as MethodName[];
+
+export function isMethodName(name: string): name is MethodName {
+  return Object.prototype.hasOwnProperty.call(methods, name);
+}
+
+/** The shape every transport-side client offers. */
+export interface LociClient {
+  call<M extends MethodName>(method: M, args: MethodArgs<M>): Promise<MethodResult<M>>;
+}

@@ -1,0 +1,201 @@
+// The contract by domain (memory): memories, their versions and links, procedures, the activity feed.
+import type { Evidence, Layer, LinkType, MemoryKind, Trust, Visibility } from '../schemas';
+import type { RecallHit } from './recall';
+
+export interface FsrsView {
+  state: 'new' | 'learning' | 'review' | 'relearning';
+  stability: number;
+  difficulty: number;
+  reps: number;
+  lapses: number;
+  last_review: string | null;
+  due: string;
+}
+
+export interface AccessView {
+  count: number;
+  last_at: string | null;
+  /** Newest first, at most 50. */
+  recent: string[];
+}
+
+export interface LinkView {
+  from: string;
+  to: string;
+  type: LinkType;
+  weight: number;
+  traversals: number;
+  last_traversed: string | null;
+  created_at: string;
+}
+
+export interface MemorySummary {
+  id: string;
+  title: string;
+  /** The first ~160 characters of the content. */
+  preview: string;
+  kind: MemoryKind;
+  tags: string[];
+  source: string;
+  trust: Trust;
+  visibility: Visibility;
+  pinned: boolean;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+  version: number;
+  /** When it happened or was said, as given at `remember` (null: not given). */
+  occurred_at: string | null;
+  /** The conversation or thread it belongs to (null: none). */
+  session: string | null;
+  /** Who said it (null: not given). */
+  speaker: string | null;
+}
+
+export interface MemoryView extends Omit<MemorySummary, 'preview'> {
+  content: string;
+  /** Titles it also answers to: a merge keeps the merged memory's title here. Absent when none. */
+  aliases?: string[];
+  layer: Layer;
+  owner: string | null;
+  quarantine_reasons: string[];
+  salience: number;
+  valence: number;
+  arousal: number;
+  valid_from: string | null;
+  valid_to: string | null;
+  content_hash: string;
+  evidence: Evidence[];
+  /** ACT-R base-level activation (natural log scale; higher means more recently and often used). */
+  activation: number | null;
+  /** FSRS probability of recall now, 0–1. */
+  retrievability: number | null;
+  access: AccessView;
+  fsrs: FsrsView;
+  links: { outgoing: LinkView[]; incoming: LinkView[] };
+}
+
+export interface ListResult {
+  items: MemorySummary[];
+  /** Pass back as `cursor` for the next page; null on the last page. */
+  next_cursor: string | null;
+  /** How many memories match the filters in all. */
+  total: number;
+}
+
+export interface VersionView {
+  version: number;
+  title: string;
+  content: string;
+  kind: MemoryKind;
+  tags: string[];
+  changed_at: string;
+  actor: string;
+}
+
+export interface HistoryResult {
+  id: string;
+  current_version: number;
+  /** Earlier versions, newest first. */
+  versions: VersionView[];
+}
+
+export interface MutationResult {
+  id: string;
+  version: number;
+  change: 'updated' | 'unchanged' | 'forgotten' | 'restored' | 'erased' | 'promoted' | 'tagged';
+  /** Set when this update quarantined the memory (its new text looked like a credential). */
+  quarantined?: true;
+}
+
+export interface LinkManyResult {
+  results: LinkResult[];
+  created: number;
+  updated: number;
+}
+
+export interface LinkResult {
+  from: string;
+  to: string;
+  type: LinkType;
+  weight: number;
+  change: 'created' | 'updated' | 'removed';
+  /** For removals: how many links were removed. */
+  count?: number;
+}
+
+export interface NeighborsResult {
+  root: string;
+  /** Each node with its hop count and the ids on the path from the root to it. */
+  nodes: (MemorySummary & { depth: number; path: string[] })[];
+  edges: LinkView[];
+  /** True when `limit` cut the walk short. */
+  truncated: boolean;
+}
+
+export interface TimelineResult {
+  store: string;
+  /** Oldest first. */
+  items: MemorySummary[];
+  from: string | null;
+  to: string | null;
+  /** How many memories fall in the range in all. */
+  total: number;
+}
+
+export interface MapResult {
+  store: string;
+  /** One line per memory, pinned first then newest first; identical while nothing changes. */
+  text: string;
+  listed: number;
+  /** Memories left out to stay within max_tokens (the text says so too). */
+  omitted: number;
+  tokens: number;
+}
+
+export interface OutcomeResult {
+  id: string;
+  niche: string | null;
+  successes: number;
+  failures: number;
+  /** Lower bound of the 95 % Wilson interval of the success rate. */
+  wilson_lower: number;
+}
+
+export interface ProcedureHit extends RecallHit {
+  successes: number;
+  failures: number;
+  wilson_lower: number;
+  /** The last dream's skill competition made it the champion of this niche (of any, without one). */
+  champion: boolean;
+}
+
+export interface FindProceduresResult {
+  store: string;
+  abstained: boolean;
+  degraded: string[];
+  results: ProcedureHit[];
+}
+
+export interface ActivityItem {
+  /** Increasing per process: `activity.get` and `after` use it. */
+  id: number;
+  at: string;
+  /** `mcp:<client>`, `ui`, `cli`. */
+  actor: string;
+  transport: string;
+  tool: string;
+  ok: boolean;
+  error_code: string | null;
+  duration_ms: number;
+  /** The arguments and what the client received (text and structured), shortened past 16 KB. */
+  args: unknown;
+  result: unknown;
+}
+
+/** An activity item without its payloads (the feed); `activity.get` has them. */
+export type ActivitySummary = Omit<ActivityItem, 'args' | 'result'>;
+
+export interface ActivityListResult {
+  items: ActivitySummary[];
+}
