@@ -144,7 +144,31 @@ export default tseslint.config(
           ],
         },
       ],
+      // Types of the contract, yes; its zod schemas (and so zod) stay out of the bundle:
+      // values come from shared/constants.ts.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^zod$|/shared/(schemas|api|eval)$|/shared/api/index$)',
+              allowTypeImports: true,
+              message:
+                'The renderer imports only types from the contract (values: shared/constants.ts), so zod stays out of its bundle.',
+            },
+          ],
+        },
+      ],
     },
+  },
+  {
+    // Tests and fixtures of the renderer run in Node, not in the bundle.
+    files: [
+      'src/renderer/**/*.test.{ts,tsx}',
+      'src/renderer/**/*Fixtures.ts',
+      'src/renderer/**/testData.ts',
+    ],
+    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
   },
   {
     files: ['src/main/engine/**'],

@@ -46,3 +46,24 @@ describe.skipIf(!built)('the built main bundle', () => {
     );
   });
 });
+
+const renderer = join(import.meta.dirname, '..', 'out', 'renderer');
+
+describe.skipIf(!existsSync(join(renderer, 'index.html')))('the built observatory', () => {
+  it('holds no zod, no Node built-in and no engine code', () => {
+    const code = jsFiles(join(renderer, 'assets'))
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+    expect(code.length).toBeGreaterThan(0);
+    // zod's error class and its issue codes, whatever the minifier renames.
+    expect(code).not.toMatch(/ZodError|invalid_type|too_small/);
+    expect(code).not.toMatch(
+      /\brequire\(["'](node:)?(fs|path|os|child_process|worker_threads)["']\)/,
+    );
+    expect(code).not.toMatch(/from ["']node:/);
+    // Engine-only code: SQLite and the audit chain never reach the browser.
+    expect(code).not.toMatch(
+      /better-sqlite3|sqlite-vec|PRAGMA journal_mode|audit rows are append-only/,
+    );
+  });
+});

@@ -8,7 +8,11 @@ const eslint = new ESLint({ cwd: new URL('..', import.meta.url).pathname });
 async function importErrors(filePath: string, source: string): Promise<string[]> {
   const [result] = await eslint.lintText(`${source}\nexport {};\n`, { filePath });
   return (result?.messages ?? [])
-    .filter((m) => m.ruleId === 'no-restricted-imports')
+    .filter(
+      (m) =>
+        m.ruleId === 'no-restricted-imports' ||
+        m.ruleId === '@typescript-eslint/no-restricted-imports',
+    )
     .map((m) => m.message);
 }
 
@@ -76,6 +80,25 @@ describe('layering lint', () => {
         )
       ).join(),
     ).toMatch(/no Node APIs/);
+  });
+
+  it('keeps zod out of the renderer: contract types yes, schema values no', async () => {
+    const file = 'src/renderer/src/views/memories/model.ts';
+    expect(
+      await importErrors(
+        file,
+        `import type { MemoryKind } from '../../../../shared/schemas'; import { LIMITS } from '../../../../shared/constants'; let k: MemoryKind | undefined; void k; void LIMITS;`,
+      ),
+    ).toEqual([]);
+    for (const source of [
+      `import { LIMITS } from '../../../../shared/schemas'; void LIMITS;`,
+      `import { methods } from '../../../../shared/api'; void methods;`,
+      `import { z } from 'zod'; void z;`,
+    ]) {
+      expect((await importErrors(file, source)).join(), source).toMatch(
+        /only types from the contract/,
+      );
+    }
   });
 
   it('lets the renderer import only src/shared and browser code', async () => {

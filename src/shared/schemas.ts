@@ -2,57 +2,38 @@
 // in-process) validates with these, so a rule written here holds everywhere.
 // Objects are strict: an unknown field is an error, never silently dropped.
 import { z } from 'zod';
+import {
+  MEMORY_KINDS,
+  LINK_TYPES,
+  VISIBILITIES,
+  EVIDENCE_CLASSES,
+  type LAYERS,
+  type TRUST_LEVELS,
+  SETUP_CLIENTS,
+  DREAM_PHASES,
+  REVIEW_KINDS,
+  REVIEW_STATES,
+  LIMITS,
+  isUploadPath,
+  UPLOAD_PATH_RULE,
+} from './constants';
 
-export const MEMORY_KINDS = [
-  'episodic',
-  'semantic',
-  'procedural',
-  'affective',
-  'prospective',
-  'schematic',
-] as const;
-export const LINK_TYPES = [
-  'related',
-  'causes',
-  'supports',
-  'contradicts',
-  'part_of',
-  'follows',
-  'derived_from',
-  'supersedes',
-  'same_as',
-] as const;
-export const VISIBILITIES = ['shared', 'private'] as const;
-export const EVIDENCE_CLASSES = ['USER', 'TOOL', 'ACT', 'SELF'] as const;
-export const LAYERS = ['working', 'long_term', 'core'] as const;
-export const TRUST_LEVELS = ['trusted', 'quarantined'] as const;
-
-/** Limits that are part of the public contract. */
-export const LIMITS = {
-  contentMaxBytes: 64 * 1024,
-  titleMaxChars: 200,
-  sessionMaxChars: 200,
-  speakerMaxChars: 100,
-  tagMaxChars: 100,
-  tagsMax: 32,
-  evidenceMax: 16,
-  evidenceQuoteMaxChars: 4000,
-  queryMaxChars: 2000,
-  recallLimitMax: 100,
-  listLimitMax: 500,
-  batchMax: 1000,
-  maxTokensMin: 32,
-  maxTokensMax: 200_000,
-  neighborsDepthMax: 3,
-  neighborsLimitMax: 500,
-  /** Paths one ingest.files call may name (each may be a folder). */
-  ingestPathsMax: 1000,
-  /** Bytes of one file sent through ingest.upload (before base64). */
-  uploadFileMaxBytes: 32 * 1024 * 1024,
-  chunkTokensMin: 64,
-  chunkTokensMax: 2048,
-  ingestFoldersMax: 100,
-} as const;
+export {
+  MEMORY_KINDS,
+  LINK_TYPES,
+  VISIBILITIES,
+  EVIDENCE_CLASSES,
+  LAYERS,
+  TRUST_LEVELS,
+  SETUP_CLIENTS,
+  INGEST_FORMATS,
+  AUDIT_BREAK_REASONS,
+  DOCTOR_STATUSES,
+  DREAM_PHASES,
+  REVIEW_KINDS,
+  REVIEW_STATES,
+  LIMITS,
+} from './constants';
 
 export const StoreNameSchema = z
   .string()
@@ -380,15 +361,6 @@ export const OverviewArgsSchema = z.strictObject({
   days: z.number().int().min(1).max(3650).default(90),
 });
 
-export const SETUP_CLIENTS = [
-  'claude-code',
-  'claude-desktop',
-  'cursor',
-  'vscode',
-  'windsurf',
-  'zed',
-] as const;
-
 export const SetupArgsSchema = z.strictObject({
   client: z.enum(SETUP_CLIENTS).optional(),
   transport: z.enum(['http', 'stdio']).optional(),
@@ -454,18 +426,6 @@ export type Trust = (typeof TRUST_LEVELS)[number];
 
 // ---------------------------------------------------------------- ingestion
 
-export const INGEST_FORMATS = [
-  'markdown',
-  'text',
-  'code',
-  'json',
-  'jsonl',
-  'csv',
-  'html',
-  'pdf',
-  'docx',
-] as const;
-
 /** An import batch: a ULID (the caller may choose it, to cancel before the answer). */
 export const BatchIdSchema = z
   .string()
@@ -477,19 +437,7 @@ export const UploadIdSchema = z
   .regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'an upload id is a 26-character ULID');
 
 /** A path inside an upload: relative, "/"-separated, no "..", no empty or hidden tricks. */
-export const UploadPathSchema = z
-  .string()
-  .min(1)
-  .max(1024)
-  .refine(
-    (p) =>
-      !p.startsWith('/') &&
-      !p.includes('\\') &&
-      !p.includes('\0') &&
-      !/^[A-Za-z]:/.test(p) &&
-      p.split('/').every((part) => part !== '' && part !== '.' && part !== '..'),
-    'an upload path is relative ("docs/notes.md"), without "..", "." or empty parts',
-  );
+export const UploadPathSchema = z.string().min(1).max(1024).refine(isUploadPath, UPLOAD_PATH_RULE);
 
 const ingestChunking = {
   /** Tokens per chunk (default: what the active embedding model takes, at most 512). */
@@ -541,17 +489,6 @@ export const IngestFoldersArgsSchema = z.strictObject({
 });
 
 // ---------------------------------------------------------------- audit and doctor
-
-/** Why an audit entry failed verification (see src/main/engine/audit/verify.ts). */
-export const AUDIT_BREAK_REASONS = [
-  'payload-changed',
-  'removed',
-  'reordered',
-  'wrong-key',
-  'key-missing',
-  'truncated',
-  'anchor-mismatch',
-] as const;
 
 export const AuditListArgsSchema = z.strictObject({
   ...storeField,
@@ -605,8 +542,6 @@ export const AuditAccessArgsSchema = z.strictObject({
   limit: z.number().int().min(1).max(1000).default(200),
 });
 
-export const DOCTOR_STATUSES = ['ok', 'warn', 'fail'] as const;
-
 export const DoctorRunArgsSchema = z.strictObject({ ...storeField });
 
 export const DoctorFixArgsSchema = z.strictObject({
@@ -616,22 +551,6 @@ export const DoctorFixArgsSchema = z.strictObject({
 });
 
 // ---------------------------------------------------------------- dreams and the review inbox
-
-/** The phases of a dream cycle, in the order they run (DESIGN.md §7). */
-export const DREAM_PHASES = [
-  'replay',
-  'cluster',
-  'schema',
-  'affect',
-  'decay',
-  'recombine',
-  'merge',
-  'compete',
-  'retention',
-] as const;
-
-export const REVIEW_KINDS = ['schema', 'merge', 'link', 'refine'] as const;
-export const REVIEW_STATES = ['pending', 'accepted', 'rejected'] as const;
 
 export const DreamCycleIdSchema = z
   .string()

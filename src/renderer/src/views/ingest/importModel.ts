@@ -9,7 +9,7 @@ import type {
 } from '../../../../shared/api';
 import type { LociError } from '../../../../shared/errors';
 import type { EventMap } from '../../../../shared/events';
-import { LIMITS, UploadPathSchema } from '../../../../shared/schemas';
+import { isUploadPath, LIMITS } from '../../../../shared/constants';
 import type { PickedFiles } from '../../lib/droppedFiles';
 import { formatBytes } from '../../lib/format';
 
@@ -152,7 +152,7 @@ export function planImport(picked: PickedFiles): PlannedImport {
       );
       continue;
     }
-    if (!UploadPathSchema.safeParse(path).success) {
+    if (!isUploadPath(path)) {
       rows.push(
         row(path, file.size, {
           status: 'skipped',

@@ -1,41 +1,20 @@
 // What the Memories view works with: one row shape for both the paged list (memory.list)
 // and search (memory.recall), the filters and how they become each method's arguments.
-// Contract constants are restated here, tied to the contract by type: importing the
-// values from schemas.ts would pull zod into the bundle.
+// The contract's limits and link types come from src/shared/constants.ts (no zod).
 import type { MemorySummary, RecallHit } from '../../../../shared/api';
-import type {
-  LIMITS,
-  LinkType,
-  ListArgs,
-  MemoryKind,
-  RecallArgs,
-} from '../../../../shared/schemas';
+import { LIMITS, LINK_TYPES } from '../../../../shared/constants';
+import type { LinkType, ListArgs, MemoryKind, RecallArgs } from '../../../../shared/schemas';
 
-export const LIST_LIMIT_MAX: (typeof LIMITS)['listLimitMax'] = 500;
-export const RECALL_LIMIT_MAX: (typeof LIMITS)['recallLimitMax'] = 100;
-export const TAG_MAX_CHARS: (typeof LIMITS)['tagMaxChars'] = 100;
-export const TAGS_MAX: (typeof LIMITS)['tagsMax'] = 32;
-export const TITLE_MAX_CHARS: (typeof LIMITS)['titleMaxChars'] = 200;
-export const SESSION_MAX_CHARS: (typeof LIMITS)['sessionMaxChars'] = 200;
-export const SPEAKER_MAX_CHARS: (typeof LIMITS)['speakerMaxChars'] = 100;
-export const CONTENT_MAX_BYTES: (typeof LIMITS)['contentMaxBytes'] = 64 * 1024;
-export const QUERY_MAX_CHARS: (typeof LIMITS)['queryMaxChars'] = 2000;
-
-export const LINK_TYPES = [
-  'related',
-  'causes',
-  'supports',
-  'contradicts',
-  'part_of',
-  'follows',
-  'derived_from',
-  'supersedes',
-  'same_as',
-] as const satisfies readonly LinkType[];
-// Fails to compile when the contract gains a link type this list lacks.
-const _allLinkTypes: Exclude<LinkType, (typeof LINK_TYPES)[number]> extends never ? true : never =
-  true;
-void _allLinkTypes;
+export { LINK_TYPES };
+export const LIST_LIMIT_MAX = LIMITS.listLimitMax;
+export const RECALL_LIMIT_MAX = LIMITS.recallLimitMax;
+export const TAG_MAX_CHARS = LIMITS.tagMaxChars;
+export const TAGS_MAX = LIMITS.tagsMax;
+export const TITLE_MAX_CHARS = LIMITS.titleMaxChars;
+export const SESSION_MAX_CHARS = LIMITS.sessionMaxChars;
+export const SPEAKER_MAX_CHARS = LIMITS.speakerMaxChars;
+export const CONTENT_MAX_BYTES = LIMITS.contentMaxBytes;
+export const QUERY_MAX_CHARS = LIMITS.queryMaxChars;
 
 export const LINK_TYPE_LABELS: Record<LinkType, string> = {
   related: 'related to',

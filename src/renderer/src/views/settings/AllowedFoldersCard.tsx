@@ -3,7 +3,7 @@
 // are not limited by it: a person chose those files.
 import { useState, type FormEvent } from 'react';
 import type { LociError } from '../../../../shared/errors';
-import { LIMITS } from '../../../../shared/schemas';
+import { LIMITS } from '../../../../shared/constants';
 import { CheckedField } from './CheckedField';
 import { Button } from '../../components/Button';
 import { ErrorState } from '../../components/ErrorState';
