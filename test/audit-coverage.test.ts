@@ -21,6 +21,7 @@ const READS: MethodName[] = [
   'memory.history',
   'memory.timeline',
   'memory.map',
+  'memory.bootstrap',
   'graph.neighbors',
   'graph.atlas',
   'procedure.find',

@@ -314,6 +314,12 @@ export const MapArgsSchema = z.strictObject({
   max_tokens: z.number().int().min(64).max(MAP_MAX_TOKENS).default(2000),
 });
 
+/** The `bootstrap` prompt's budget: pinned memories and the map together. */
+export const BootstrapArgsSchema = z.strictObject({
+  ...storeField,
+  max_tokens: z.number().int().min(200).max(100_000).default(4000),
+});
+
 export const OutcomeArgsSchema = z.strictObject({
   ...storeField,
   id: MemoryIdSchema,
@@ -390,7 +396,7 @@ export const ModelUseArgsSchema = z.strictObject({
     ),
 });
 export const StoreNameArgsSchema = z.strictObject({ name: StoreNameSchema });
-export const StatsArgsSchema = z.strictObject({ ...storeField });
+export const StoreArgsSchema = z.strictObject({ ...storeField });
 export const StoreImportArgsSchema = z.strictObject({
   ...storeField,
   /** What `store.export` returned (checked in full before anything is written). */
@@ -415,7 +421,7 @@ export type LinkCreateArgs = z.input<typeof LinkCreateArgsSchema>;
 export type LinkRemoveArgs = z.input<typeof LinkRemoveArgsSchema>;
 export type NeighborsArgs = z.input<typeof NeighborsArgsSchema>;
 export type StoreNameArgs = z.input<typeof StoreNameArgsSchema>;
-export type StatsArgs = z.input<typeof StatsArgsSchema>;
+export type StoreArgs = z.input<typeof StoreArgsSchema>;
 
 export type MemoryKind = z.infer<typeof KindSchema>;
 export type LinkType = z.infer<typeof LinkTypeSchema>;

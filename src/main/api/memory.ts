@@ -17,6 +17,7 @@ export function registerMemoryHandlers(registry: HandlerRegistry, engine: Engine
   registry.register('memory.promote', (args, ctx) => engine.promote(args, ctx.actor));
   registry.register('memory.timeline', (args, ctx) => engine.timeline(args, ctx.actor));
   registry.register('memory.map', (args, ctx) => engine.map(args, ctx.actor));
+  registry.register('memory.bootstrap', (args, ctx) => engine.bootstrap(args, ctx.actor));
   registry.register('procedure.recordOutcome', (args, ctx) =>
     engine.recordOutcome(args, ctx.actor),
   );

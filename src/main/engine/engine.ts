@@ -40,6 +40,7 @@ import type {
   EmbeddingStatusView,
   FindProceduresResult,
   MapResult,
+  BootstrapResult,
   OutcomeResult,
   TimelineResult,
   ModelInfo,
@@ -67,7 +68,7 @@ import { setupEnvironment } from './setup/environment';
 import { check as setupCheck, plan as setupPlan, write as setupWrite } from './setup/setup';
 import { EngineEvents } from './events';
 import { isChampion, outcomes, recordOutcome, wilsonLower } from './memory/procedures';
-import { memoryMap, timeline } from './memory/views';
+import { bootstrapContext, memoryMap, timeline } from './memory/views';
 import { atlas } from './memory/atlas';
 import { overview, RecallLatencies } from './memory/overview';
 import { rotateToken } from './store/token';
@@ -509,6 +510,14 @@ export class Engine {
     const result = memoryMap(store, actor, args.max_tokens, await loadTokenCounter());
     // The map is an index of titles: logged as one read of the index, not of each memory.
     this.audit.noteRead(store, actor, 'memory.map', []);
+    return result;
+  }
+
+  async bootstrap(args: ParsedArgs<'memory.bootstrap'>, actor: Actor): Promise<BootstrapResult> {
+    const store = await this.store(args.store);
+    const result = bootstrapContext(store, actor, args.max_tokens, await loadTokenCounter());
+    // The pinned memories are read whole; the map is one read of the index.
+    this.audit.noteRead(store, actor, 'memory.bootstrap', result.pinned);
     return result;
   }
 

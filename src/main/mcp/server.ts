@@ -18,7 +18,7 @@ import {
 import { z } from 'zod';
 import type { Actor } from '../../shared/api';
 import { toErrorData } from '../../shared/errors';
-import { MAP_MAX_TOKENS, MemoryIdSchema } from '../../shared/schemas';
+import { MemoryIdSchema } from '../../shared/schemas';
 import { describeIssues } from '../../shared/validation';
 import { createInProcessClient, type HandlerRegistry } from '../api';
 import type { ActivityLog } from '../engine/activity';
@@ -51,6 +51,9 @@ export interface McpSessionOptions {
   clientId?: string | undefined;
   defaultStore?: string | undefined;
 }
+
+/** What the instructions and the blank line after them cost in tokens (recall's tokenizer counts 113). */
+const INSTRUCTIONS_TOKENS = 120;
 
 export const INSTRUCTIONS = `Loci is the user's long-term memory, shared by all their agents.
 - Before answering questions about this user, their projects or conventions, call \`recall\`.
@@ -237,25 +240,13 @@ export function buildMcpServer(options: McpSessionOptions): Server {
         'max_tokens must be a whole number from 200 to 100000.',
       );
     }
-    const c = client();
-    // Pinned memories first (whole), then the map in what remains.
-    const pinned = await c.call('memory.list', withStore({ pinned: true, limit: 50 }));
-    const pinnedTexts: string[] = [];
-    let used = 0;
-    const approx = (t: string) => Math.ceil(t.length / 4);
-    for (const p of pinned.items) {
-      const m = await c.call('memory.get', withStore({ id: p.id }));
-      const block = `## ${m.title} [${m.id}]\n${m.content}`;
-      if (used + approx(block) > budget / 2) break;
-      pinnedTexts.push(block);
-      used += approx(block);
-    }
-    const map = await c.call(
-      'memory.map',
-      // The map has its own ceiling; a larger budget leaves the rest unused, never an error.
-      withStore({ max_tokens: Math.min(MAP_MAX_TOKENS, Math.max(64, budget - used - 100)) }),
+    // Pinned memories and the map, assembled and counted by the engine; the server's
+    // instructions come first, from the budget.
+    const context = await client().call(
+      'memory.bootstrap',
+      withStore({ max_tokens: Math.max(200, budget - INSTRUCTIONS_TOKENS) }),
     );
-    const text = `${INSTRUCTIONS}\n\n${pinnedTexts.length ? `# Pinned memories\n${pinnedTexts.join('\n\n')}\n\n` : ''}${map.text}`;
+    const text = `${INSTRUCTIONS}\n\n${context.text}`;
     return {
       description: 'Loci memory for this session',
       messages: [{ role: 'user', content: { type: 'text', text } }],

@@ -199,3 +199,15 @@ export type ActivitySummary = Omit<ActivityItem, 'args' | 'result'>;
 export interface ActivityListResult {
   items: ActivitySummary[];
 }
+
+/** Context for the start of a session: pinned memories in full, then the memory map. */
+export interface BootstrapResult {
+  store: string;
+  text: string;
+  /** The pinned memories included whole (newest first, within half the budget). */
+  pinned: string[];
+  /** Pinned memories left out for want of room. */
+  pinned_omitted: number;
+  /** Counted with the same tokenizer as recall's budget. */
+  tokens: number;
+}

@@ -1,8 +1,8 @@
 // Two read-only views agents use to orient themselves: the timeline (memories in a time
 // range, oldest first) and the map — the resident one-line-per-memory index an agent can
 // keep in its prompt, within a token budget, never cut without saying so.
-import type { Actor, MapResult, TimelineResult } from '../../../shared/api';
-import type { MemoryKind } from '../../../shared/schemas';
+import type { Actor, BootstrapResult, MapResult, TimelineResult } from '../../../shared/api';
+import { MAP_MAX_TOKENS, type MemoryKind } from '../../../shared/schemas';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import {
@@ -111,4 +111,48 @@ export function memoryMap(
   const omitted = rows.length - lines.length;
   const text = [header, ...lines, ...(omitted > 0 ? [footerFor(omitted)] : [])].join('\n');
   return { store: store.name, text, listed: lines.length, omitted, tokens: count(text) };
+}
+
+/**
+ * The start of a session (the MCP `bootstrap` prompt): pinned memories whole, newest
+ * first, in at most half the budget; then the memory map in what remains. Tokens are
+ * counted with recall's tokenizer, so the budget holds for the agent's model too.
+ */
+export function bootstrapContext(
+  store: OpenStore,
+  actor: Actor,
+  maxTokens: number,
+  count: (text: string) => number,
+): BootstrapResult {
+  const vis = visibilityFilter(actor);
+  const pinned = stmt(
+    store.db,
+    `SELECT m.id, m.title, m.content FROM memory m
+      WHERE m.deleted_at IS NULL AND m.trust = 'trusted' AND m.pinned = 1 AND ${vis.sql}
+      ORDER BY m.created_at DESC, m.rid DESC LIMIT 50`,
+  ).all(...vis.params) as Pick<MemoryRow, 'id' | 'title' | 'content'>[];
+  const heading = '# Pinned memories';
+  const blocks: string[] = [];
+  let used = 0;
+  for (const p of pinned) {
+    const block = `## ${p.title} [${p.id}]\n${p.content}`;
+    const cost = count(block) + 2 + (blocks.length === 0 ? count(heading) + 1 : 0);
+    if (used + cost > maxTokens / 2) break;
+    blocks.push(block);
+    used += cost;
+  }
+  const map = memoryMap(
+    store,
+    actor,
+    Math.max(64, Math.min(MAP_MAX_TOKENS, maxTokens - used)),
+    count,
+  );
+  const text = blocks.length ? `${heading}\n${blocks.join('\n\n')}\n\n${map.text}` : map.text;
+  return {
+    store: store.name,
+    text,
+    pinned: pinned.slice(0, blocks.length).map((p) => p.id),
+    pinned_omitted: pinned.length - blocks.length,
+    tokens: count(text),
+  };
 }
