@@ -24,6 +24,8 @@ export default defineConfig({
           auditWorker: resolve(import.meta.dirname, 'src/main/engine/audit/verifyWorker.ts'),
           // The credential-scan worker thread (loaded by engine/write/scanHost.ts).
           scanWorker: resolve(import.meta.dirname, 'src/main/engine/write/scanWorker.ts'),
+          // The clustering worker thread of dreams (loaded by engine/dream/louvain.ts).
+          louvainWorker: resolve(import.meta.dirname, 'src/main/engine/dream/louvainWorker.ts'),
         },
         // Shared chunks sit beside the entries, not in chunks/: the engine finds its worker
         // entries (`new URL('./embedWorker.js', import.meta.url)`) next to its own file, and

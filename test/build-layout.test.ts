@@ -34,6 +34,7 @@ describe.skipIf(!built)('the built main bundle', () => {
       'auditWorker.js',
       'embedWorker.js',
       'ingestWorker.js',
+      'louvainWorker.js',
       'scanWorker.js',
     ]);
   });

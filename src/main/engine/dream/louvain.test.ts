@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AtlasLink } from '../../../shared/api';
 import { mulberry32 } from '../../../shared/random';
-import { communities } from '../memory/atlas';
+import { communities } from '../memory/communities';
 import { communitiesOffThread } from './louvain';
 
 describe('communitiesOffThread', () => {

@@ -2,15 +2,13 @@
 // colours and sizes them by (kind, community, activation), and the links among them.
 // Communities come from Louvain modularity over the weighted, undirected link graph
 // (graphology). Beyond `limit`, the most recently used memories are kept.
-import Graph from 'graphology';
-import louvain from 'graphology-communities-louvain';
 import type { Actor, AtlasLink, AtlasNode, AtlasResult } from '../../../shared/api';
 import type { LinkType } from '../../../shared/schemas';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { parseTags, visibilityFilter, type MemoryRow } from './model';
+import { communities } from './communities';
 import { readUseMany } from './state';
-import { mulberry32 } from '../../../shared/random';
 
 /** Rows per IN (…) list: well under SQLite's bound on host parameters. */
 const CHUNK = 4000;
@@ -83,38 +81,4 @@ export function atlas(store: OpenStore, actor: Actor, limit: number, now: number
     total,
     truncated: total > rows.length,
   };
-}
-
-/**
- * Louvain communities over the undirected graph, links between the same two memories
- * summed. Numbered by size, largest first (so colours stay put as the graph grows);
- * a memory without links is a community of its own.
- */
-export function communities(
-  ids: readonly string[],
-  links: readonly AtlasLink[],
-): { community: Map<string, number>; count: number } {
-  const graph = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
-  for (const id of ids) graph.addNode(id);
-  for (const l of links) {
-    if (l.from === l.to) continue;
-    const w = Math.max(l.weight, 0.01);
-    if (graph.hasEdge(l.from, l.to)) {
-      graph.updateEdgeAttribute(l.from, l.to, 'weight', (x: number | undefined) => (x ?? 0) + w);
-    } else graph.addEdge(l.from, l.to, { weight: w });
-  }
-  const raw: Record<string, number> =
-    graph.size > 0
-      ? // Louvain visits nodes in random order: seeded, the same store draws the same map.
-        louvain(graph, { getEdgeWeight: 'weight', rng: mulberry32(7) })
-      : Object.fromEntries(ids.map((id, i) => [id, i]));
-  const sizes = new Map<number, number>();
-  for (const c of Object.values(raw)) sizes.set(c, (sizes.get(c) ?? 0) + 1);
-  const order = [...sizes.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    .map(([c], rank) => [c, rank] as const);
-  const rank = new Map(order);
-  const community = new Map<string, number>();
-  for (const id of ids) community.set(id, rank.get(raw[id] as number) ?? 0);
-  return { community, count: rank.size };
 }
