@@ -21,6 +21,14 @@ const json = async (args: string[], stdin = '') => {
 };
 
 describe('loci (in-process)', () => {
+  it('rotates the token through the contract (token.rotate) and shows the new one', async () => {
+    const before = await json(['token', 'show']);
+    const rotated = await json(['token', 'rotate']);
+    expect(rotated.token).not.toBe(before.token);
+    expect(rotated.path).toBe(before.path);
+    expect((await json(['token', 'show'])).token).toBe(rotated.token);
+  });
+
   it('remembers from arguments and from standard input, then recalls', async () => {
     const a = await json(['remember', 'Deploys', 'go', 'out', 'on', 'Tuesdays', '-t', 'ops']);
     expect(a).toMatchObject({ duplicate: false, quarantined: false });

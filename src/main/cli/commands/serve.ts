@@ -3,13 +3,13 @@ import { type Command } from 'commander';
 import { LociError } from '../../../shared/errors';
 import { rendererDir, startDaemon } from '../../daemon';
 import { DEFAULT_PORT } from '../../http/server';
-import { loadOrCreateToken, rotateToken } from '../../engine/store/token';
+import { loadOrCreateToken } from '../../engine/store/token';
 import { runStdio } from '../../mcp/stdio';
 import { intArg } from '../args';
 import type { CommandContext } from '../context';
 
 export function registerServeCommands(program: Command, ctx: CommandContext): void {
-  const { io, c, print, dataDirOf, globals } = ctx;
+  const { io, c, call, print, dataDirOf, globals } = ctx;
   program
     .command('serve')
     .description(
@@ -90,8 +90,8 @@ export function registerServeCommands(program: Command, ctx: CommandContext): vo
     .description(
       'replace the token (a running daemon uses the new one at once; update your editors with `loci setup`)',
     )
-    .action((_o, cmd: Command) => {
-      const t = rotateToken(dataDirOf(cmd));
+    .action(async (_o, cmd: Command) => {
+      const t = await call(cmd, 'token.rotate', {});
       print(
         cmd,
         { token: t.token, path: t.path },
