@@ -63,6 +63,7 @@ import type { MemoryChange } from '../../shared/events';
 import { ActivityLog } from './activity';
 import { AuditService } from './audit/service';
 import { Doctor } from './doctor/doctor';
+import { QualityLab } from './eval/lab';
 import { ClientRegistry } from './clients';
 import { setupEnvironment } from './setup/environment';
 import { check as setupCheck, plan as setupPlan, write as setupWrite } from './setup/setup';
@@ -182,6 +183,8 @@ export class Engine {
   /** Audit chain queries and verification, and the MCP clients' read log. */
   readonly audit: AuditService;
   readonly doctor: Doctor;
+  /** The quality lab: recalls marked by a person, run again under other rankings. */
+  readonly lab: QualityLab;
   /** Dream cycles, the review inbox and the idle-time scheduler. */
   readonly dreams: DreamService;
 
@@ -196,6 +199,7 @@ export class Engine {
     this.bulkDeletes = new BulkDeleteGuard(this.now);
     this.audit = new AuditService((name) => this.store(name), this.events, this.now);
     this.doctor = new Doctor(this);
+    this.lab = new QualityLab(this);
     this.semantic = new Semantic({
       dataDir,
       config,
