@@ -44,6 +44,17 @@ export interface ScoreBreakdown {
   query_terms: number;
   /** The blended score the ranking used (before diversity). */
   final: number;
+  /** Each term of the blend (relevance, activation, retrievability, salience, pinned). */
+  contributions: ScoreContribution[];
+}
+
+/** One term of the final score, as the ranking computed it: `value = weight × input`. */
+export interface ScoreContribution {
+  term: 'relevance' | 'activation' | 'retrievability' | 'salience' | 'pinned';
+  /** The term's input on its 0–1 scale (activation squashed, pinned 0 or 1). */
+  input: number;
+  weight: number;
+  value: number;
 }
 
 /** How sure recall is, and on what it bases that. */

@@ -9,6 +9,7 @@ import { truncateText } from './budget';
 import type { Candidate } from './candidates';
 import type { Evidence } from './confidence';
 import type { ParsedRecall } from './recall';
+import { scoreParts, type Weights } from './ranking';
 
 /** Compact answers carry about this many characters of each memory. */
 export const COMPACT_CHARS = 320;
@@ -48,7 +49,19 @@ export function answerConfidence(e: Evidence): RecallResult['confidence'] {
   return { value: round(e.confidence, 3), level: e.level, basis: e.basis };
 }
 
-export function breakdown(c: Candidate, units: number): ScoreBreakdown {
+export function breakdown(c: Candidate, units: number, weights: Weights): ScoreBreakdown {
+  const row = c.row as MemoryRow;
+  const parts = scoreParts(
+    {
+      fused: c.relevance,
+      spread: c.spread,
+      activation: c.activation,
+      retrievability: c.retrievability,
+      salience: row.salience,
+      pinned: row.pinned === 1,
+    },
+    weights,
+  );
   return {
     lexical: c.lexical ? round(c.lexical.bm25, 4) : null,
     lexical_rank: c.lexicalRank,
@@ -67,6 +80,12 @@ export function breakdown(c: Candidate, units: number): ScoreBreakdown {
     matched_terms: c.lexical?.matched ?? 0,
     query_terms: units,
     final: round(c.final, 4),
+    contributions: parts.map((p) => ({
+      term: p.term,
+      input: round(p.input, 4),
+      weight: p.weight,
+      value: round(p.value, 4),
+    })),
   };
 }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { finalScore, mmr, rrf, squashActivation, wordJaccard } from './ranking';
+import { finalScore, mmr, rrf, scoreParts, squashActivation, wordJaccard } from './ranking';
 
 const w = { relevance: 0.75, activation: 0.08, retrievability: 0.07, salience: 0.05, pinned: 0.05 };
 
@@ -12,6 +12,30 @@ describe('rrf', () => {
     // (1/65) / (2/61) = 0.469231
     expect(rrf([5, null], 60, 2)).toBeCloseTo(0.469231, 6);
     expect(rrf([1], 60, 1)).toBeCloseTo(1, 10);
+  });
+});
+
+describe('scoreParts', () => {
+  it('gives the five terms of the blend, which add up to the final score', () => {
+    const input = {
+      fused: 0.6,
+      spread: 0.1,
+      activation: -2,
+      retrievability: 0.9,
+      salience: 0.4,
+      pinned: true,
+    };
+    const parts = scoreParts(input, w);
+    expect(parts.map((p) => p.term)).toEqual([
+      'relevance',
+      'activation',
+      'retrievability',
+      'salience',
+      'pinned',
+    ]);
+    expect(parts[0]).toMatchObject({ input: 0.7, weight: 0.75 });
+    expect(parts[0]!.value).toBeCloseTo(0.525, 10);
+    expect(parts.reduce((s, p) => s + p.value, 0)).toBeCloseTo(finalScore(input, w), 12);
   });
 });
 

@@ -24,14 +24,28 @@ export interface RankInput {
 export const squashActivation = (b: number | null): number =>
   b === null ? 0 : 1 / (1 + Math.exp(-(b + 4)));
 
+/** One term of the blend: its input on a 0–1 scale, its weight, and weight × input. */
+export interface ScorePart {
+  term: keyof Weights;
+  input: number;
+  weight: number;
+  value: number;
+}
+
+/** The five terms of the final score, in the order of the formula above. */
+export function scoreParts(input: RankInput, w: Weights): ScorePart[] {
+  const inputs: [keyof Weights, number][] = [
+    ['relevance', Math.min(1, input.fused + input.spread)],
+    ['activation', squashActivation(input.activation)],
+    ['retrievability', input.retrievability ?? 0],
+    ['salience', input.salience],
+    ['pinned', input.pinned ? 1 : 0],
+  ];
+  return inputs.map(([term, x]) => ({ term, input: x, weight: w[term], value: w[term] * x }));
+}
+
 export function finalScore(input: RankInput, w: Weights): number {
-  return (
-    w.relevance * Math.min(1, input.fused + input.spread) +
-    w.activation * squashActivation(input.activation) +
-    w.retrievability * (input.retrievability ?? 0) +
-    w.salience * input.salience +
-    w.pinned * (input.pinned ? 1 : 0)
-  );
+  return scoreParts(input, w).reduce((sum, p) => sum + p.value, 0);
 }
 
 /** Reciprocal rank fusion: Σ 1 / (k + rank), ranks from 1, normalised so that rank 1 in every branch is 1. */

@@ -426,7 +426,7 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
             score: round(c.final, 4),
             confidence: round(c.confidence, 3),
             why: `near miss: ${why(c, units_, ctx.now, ctx.semantic) || 'weak match'}`,
-            breakdown: breakdown(c, units_),
+            breakdown: breakdown(c, units_, ctx.config.weights),
           }),
         ),
         ...belowBar
@@ -508,7 +508,7 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
       score: round(named?.rid === c.rid ? Math.max(c.final, named.score) : c.final, 4),
       confidence: round(c.confidence, 3),
       why: named?.rid === c.rid ? namedWhy : why(c, units_, ctx.now, ctx.semantic),
-      breakdown: breakdown(c, units_),
+      breakdown: breakdown(c, units_, ctx.config.weights),
     }),
   }));
   const budget = applyBudget(hits, args.max_tokens ?? null, count);

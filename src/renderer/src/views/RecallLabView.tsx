@@ -27,7 +27,6 @@ import {
   toRecallArgs,
   type RecallOptions,
 } from './recall/recallOptions';
-import { weightsOf } from './recall/scoring';
 import { StageTimings } from './recall/StageTimings';
 import { TraceReplay } from './recall/TraceReplay';
 import './recall/recall.css';
@@ -74,7 +73,6 @@ function Results({
   result: RecallResult;
   onFocusHit: (id: string | null) => void;
 }) {
-  const weights = weightsOf(result);
   if (result.abstained) {
     const misses = result.near_misses ?? [];
     return (
@@ -90,14 +88,7 @@ function Results({
             <h3 className="rl-subtitle">Near misses (not returned)</h3>
             <ol className="rl-hits">
               {misses.map((hit, i) => (
-                <HitCard
-                  key={hit.id}
-                  hit={hit}
-                  rank={i + 1}
-                  weights={weights}
-                  onFocusHit={onFocusHit}
-                  muted
-                />
+                <HitCard key={hit.id} hit={hit} rank={i + 1} onFocusHit={onFocusHit} muted />
               ))}
             </ol>
           </>
@@ -112,7 +103,7 @@ function Results({
       </h2>
       <ol className="rl-hits">
         {result.results.map((hit, i) => (
-          <HitCard key={hit.id} hit={hit} rank={i + 1} weights={weights} onFocusHit={onFocusHit} />
+          <HitCard key={hit.id} hit={hit} rank={i + 1} onFocusHit={onFocusHit} />
         ))}
       </ol>
       {result.omitted ? (

@@ -7,7 +7,7 @@ import type { RecallHit } from '../../../../shared/api';
 import { KindBadge } from '../../components/KindBadge';
 import { formatScore } from '../../lib/format';
 import { routeHref } from '../../lib/router';
-import { breakdownRows, contributions, DEFAULT_WEIGHTS, type Weights } from './scoring';
+import { breakdownRows, contributionsOf } from './scoring';
 import './hits.css';
 
 /** What every answer carries per result; the rest is optional (MCP's structured results lack some). */
@@ -16,9 +16,9 @@ export type HitLike = Pick<RecallHit, 'id' | 'title' | 'content' | 'kind' | 'sco
 
 const LONG = 280;
 
-function Composition({ hit, weights }: { hit: HitLike; weights: Weights }) {
+function Composition({ hit }: { hit: HitLike }) {
   if (!hit.breakdown) return null;
-  const parts = contributions(hit.breakdown, hit.pinned ?? false, weights);
+  const parts = contributionsOf(hit.breakdown);
   const summary = `${parts
     .filter((p) => p.value > 0)
     .map((p) => `${p.label.toLowerCase()} ${p.value.toFixed(2)}`)
@@ -52,14 +52,12 @@ function Composition({ hit, weights }: { hit: HitLike; weights: Weights }) {
 export function HitCard({
   hit,
   rank,
-  weights = DEFAULT_WEIGHTS,
   onFocusHit,
   muted = false,
   actions,
 }: {
   hit: HitLike;
   rank: number;
-  weights?: Weights;
   onFocusHit?: (id: string | null) => void;
   /** A near miss: shown, but not an answer. */
   muted?: boolean;
@@ -131,7 +129,7 @@ export function HitCard({
       ) : null}
       {hit.breakdown ? (
         <div className="rl-breakdown">
-          <Composition hit={hit} weights={weights} />
+          <Composition hit={hit} />
           <dl className="rl-breakdown-grid">
             {rows.map((r) => (
               <div key={r.label} title={r.hint}>

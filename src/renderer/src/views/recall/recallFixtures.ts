@@ -34,7 +34,14 @@ export function breakdownFixture(overrides: Partial<ScoreBreakdown> = {}): Score
     salience: 0.4,
     matched_terms: 2,
     query_terms: 2,
-    final: 0.93,
+    final: 0.958,
+    contributions: [
+      { term: 'relevance', input: 1, weight: 0.75, value: 0.75 },
+      { term: 'activation', input: 0.9427, weight: 0.08, value: 0.0754 },
+      { term: 'retrievability', input: 0.9, weight: 0.07, value: 0.063 },
+      { term: 'salience', input: 0.4, weight: 0.05, value: 0.02 },
+      { term: 'pinned', input: 1, weight: 0.05, value: 0.05 },
+    ],
     ...overrides,
   };
 }

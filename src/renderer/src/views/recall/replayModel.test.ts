@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RecallResult } from '../../../../shared/api';
 import { abstainedRecall, hybridRecall, IDS } from './recallFixtures';
 import { buildReplay, chipMotions, droppedIds } from './replayModel';
-import { contributions, decisionOf, weightsOf } from './scoring';
+import { contributionsOf, decisionOf } from './scoring';
 import { stageFacts } from './stages';
 
 const trace = () => hybridRecall().trace as NonNullable<RecallResult['trace']>;
@@ -88,19 +88,18 @@ describe('the replay model', () => {
 });
 
 describe('scoring', () => {
-  it('splits a final score into weighted parts that add up to it', () => {
+  it("shows the engine's terms of the final score, labelled, in the formula's order", () => {
     const hit = hybridRecall().results[0]!;
-    const parts = contributions(hit.breakdown!, true, weightsOf(hybridRecall()));
-    const sum = parts.reduce((s, p) => s + p.value, 0);
-    expect(parts.map((p) => p.key)).toEqual([
-      'relevance',
-      'activation',
-      'retrievability',
-      'salience',
-      'pinned',
+    const parts = contributionsOf(hit.breakdown!);
+    expect(parts.map((p) => p.label)).toEqual([
+      'Relevance',
+      'Activation',
+      'Retrievability',
+      'Salience',
+      'Pinned',
     ]);
-    expect(parts[0]!.value).toBeCloseTo(0.75);
-    expect(sum).toBeCloseTo(0.75 + 0.08 * 0.9427 + 0.07 * 0.9 + 0.05 * 0.4 + 0.05, 3);
+    expect(parts[0]).toMatchObject({ key: 'relevance', weight: 0.75, input: 1, value: 0.75 });
+    expect(parts.reduce((s, p) => s + p.value, 0)).toBeCloseTo(hit.breakdown!.final, 3);
   });
 
   it('explains abstentions, answers and the fast path', () => {

@@ -1,51 +1,24 @@
-// How a result's final score is made, from its verbose breakdown and the ranking weights
-// the trace reports (docs/heuristics.md, "6. Ranking"):
-//   final = w_rel·min(1, relevance + spread) + w_act·σ(B + 4) + w_ret·R + w_sal·salience + w_pin·pinned
-// where relevance is the fused branches after the conversation signals (speaker, time,
-// session neighbours), relative to the best candidate
-// and the answer's abstention decision in words, from the trace's abstention stage.
-import type { RecallHit, RecallResult, ScoreBreakdown } from '../../../../shared/api';
+// How a result's final score is made — the terms of the blend as the engine's ranking
+// computed them (the verbose breakdown's `contributions`; docs/heuristics.md, "6.
+// Ranking": nothing of the formula is restated here) — and the answer's abstention
+// decision in words, from the trace's abstention stage.
+import type {
+  RecallHit,
+  RecallResult,
+  ScoreBreakdown,
+  ScoreContribution,
+} from '../../../../shared/api';
 
-export interface Weights {
-  relevance: number;
-  activation: number;
-  retrievability: number;
-  salience: number;
-  pinned: number;
-}
-
-/** The documented defaults, for answers without a trace. */
-export const DEFAULT_WEIGHTS: Weights = {
-  relevance: 0.75,
-  activation: 0.08,
-  retrievability: 0.07,
-  salience: 0.05,
-  pinned: 0.05,
+const TERM_LABELS: Record<ScoreContribution['term'], string> = {
+  relevance: 'Relevance',
+  activation: 'Activation',
+  retrievability: 'Retrievability',
+  salience: 'Salience',
+  pinned: 'Pinned',
 };
 
-/** The ranking weights the engine used (the ranking stage's detail), else the defaults. */
-export function weightsOf(result: Pick<RecallResult, 'trace'>): Weights {
-  const detail = result.trace?.stages.find((s) => s.name === 'ranking')?.detail;
-  const w = detail?.weights as Partial<Record<keyof Weights, unknown>> | undefined;
-  if (!w) return DEFAULT_WEIGHTS;
-  const pick = (k: keyof Weights) =>
-    typeof w[k] === 'number' ? (w[k] as number) : DEFAULT_WEIGHTS[k];
-  return {
-    relevance: pick('relevance'),
-    activation: pick('activation'),
-    retrievability: pick('retrievability'),
-    salience: pick('salience'),
-    pinned: pick('pinned'),
-  };
-}
-
-/** σ(B + 4): ACT-R activation squashed to 0–1 (0 when the memory was never used). */
-export function squash(activation: number | null): number {
-  return activation === null ? 0 : 1 / (1 + Math.exp(-(activation + 4)));
-}
-
 export interface Contribution {
-  key: keyof Weights;
+  key: ScoreContribution['term'];
   label: string;
   /** The input on its 0–1 scale. */
   input: number;
@@ -54,24 +27,14 @@ export interface Contribution {
   value: number;
 }
 
-export function contributions(
-  breakdown: ScoreBreakdown,
-  pinned: boolean,
-  weights: Weights,
-): Contribution[] {
-  const parts: [keyof Weights, string, number][] = [
-    ['relevance', 'Relevance', Math.min(1, breakdown.relevance + breakdown.spread)],
-    ['activation', 'Activation', squash(breakdown.activation)],
-    ['retrievability', 'Retrievability', breakdown.retrievability ?? 0],
-    ['salience', 'Salience', breakdown.salience],
-    ['pinned', 'Pinned', pinned ? 1 : 0],
-  ];
-  return parts.map(([key, label, input]) => ({
-    key,
-    label,
-    input,
-    weight: weights[key],
-    value: weights[key] * input,
+/** The terms of the final score as the engine's ranking computed them, labelled. */
+export function contributionsOf(breakdown: ScoreBreakdown): Contribution[] {
+  return breakdown.contributions.map((c) => ({
+    key: c.term,
+    label: TERM_LABELS[c.term],
+    input: c.input,
+    weight: c.weight,
+    value: c.value,
   }));
 }
 
@@ -214,7 +177,7 @@ export function breakdownRows(hit: RecallHit): { label: string; value: string; h
       value:
         b.activation === null
           ? 'never used'
-          : `${two(b.activation)} → ${two(squash(b.activation))}`,
+          : `${two(b.activation)} → ${two(b.contributions.find((c) => c.term === 'activation')?.input ?? 0)}`,
       hint: 'ACT-R base-level activation (recency and frequency of use), squashed to 0–1',
     },
     {
