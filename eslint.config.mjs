@@ -38,10 +38,31 @@ const NODE_BUILTINS = [
   'zlib',
 ];
 
+/** `electron/main`, `electron/renderer`…: the same module by other names. */
+const electronSubpaths = {
+  regex: '^electron/',
+  message: 'Only src/main/electron and src/preload may import electron (DESIGN.md §3).',
+};
+
 const electronBan = {
   name: 'electron',
   message: 'Only src/main/electron and src/preload may import electron (DESIGN.md §3).',
 };
+
+/**
+ * The same bans for imports that `no-restricted-imports` does not see: `import('…')` and
+ * `require('…')` (a `createRequire` result), whose module name matches `pattern` (an
+ * esquery regex body: no slashes, `\\/` for a slash).
+ */
+function dynamicBans(pattern, message) {
+  return [
+    { selector: `ImportExpression[source.value=/${pattern}/]`, message },
+    { selector: `CallExpression[callee.name='require'][arguments.0.value=/${pattern}/]`, message },
+  ];
+}
+
+const ENGINE_TRANSPORTS = '^(\\.\\.\\/)+(api|mcp|http|cli|electron|daemon|index)(\\/|\\.ts|$)';
+const ENGINE_MESSAGE = 'The engine knows nothing of its transports (DESIGN.md §3).';
 
 /** What src/shared may import: no Node, no electron, nothing outside src/shared. */
 function sharedImports(leavesShared) {
@@ -54,6 +75,7 @@ function sharedImports(leavesShared) {
       })),
     ],
     patterns: [
+      electronSubpaths,
       { regex: leavesShared, message: 'src/shared imports nothing from the rest of the project.' },
       { regex: '^node:', message: 'src/shared is runtime-neutral: no Node APIs.' },
     ],
@@ -105,7 +127,7 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
       ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      'no-restricted-imports': ['error', { paths: [electronBan] }],
+      'no-restricted-imports': ['error', { paths: [electronBan], patterns: [electronSubpaths] }],
     },
   },
   {
@@ -135,6 +157,7 @@ export default tseslint.config(
             })),
           ],
           patterns: [
+            electronSubpaths,
             { regex: '^node:', message: 'The renderer uses browser APIs only.' },
             {
               regex: '(^|/)(main|preload)(/|$)',
@@ -144,12 +167,24 @@ export default tseslint.config(
           ],
         },
       ],
+      'no-restricted-syntax': [
+        'error',
+        ...dynamicBans(
+          '(^node:|(^|\\/)(main|preload)(\\/|$)|^electron)',
+          'The renderer talks to the engine through lib/engineClient.ts, never by import.',
+        ),
+        {
+          selector: "CallExpression[callee.name='createRequire']",
+          message: 'The renderer uses browser APIs only.',
+        },
+      ],
       // Types of the contract, yes; its zod schemas (and so zod) stay out of the bundle:
       // values come from shared/constants.ts.
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
+            electronSubpaths,
             {
               regex: '(^zod$|/shared/(schemas|api|eval)$|/shared/api/index$)',
               allowTypeImports: true,
@@ -178,12 +213,18 @@ export default tseslint.config(
         {
           paths: [electronBan],
           patterns: [
+            electronSubpaths,
             {
-              regex: '^(\\.\\./)+(api|mcp|http|cli|electron)(/|$)',
-              message: 'The engine knows nothing of its transports (DESIGN.md §3).',
+              regex: '^(\\.\\./)+(api|mcp|http|cli|electron|daemon|index)(/|\\.ts|$)',
+              message: ENGINE_MESSAGE,
             },
           ],
         },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        ...dynamicBans(ENGINE_TRANSPORTS, ENGINE_MESSAGE),
+        ...dynamicBans('^electron(\\/|$)', electronBan.message),
       ],
     },
   },

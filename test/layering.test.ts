@@ -11,7 +11,8 @@ async function importErrors(filePath: string, source: string): Promise<string[]>
     .filter(
       (m) =>
         m.ruleId === 'no-restricted-imports' ||
-        m.ruleId === '@typescript-eslint/no-restricted-imports',
+        m.ruleId === '@typescript-eslint/no-restricted-imports' ||
+        m.ruleId === 'no-restricted-syntax',
     )
     .map((m) => m.message);
 }
@@ -149,5 +150,44 @@ describe('layering lint', () => {
         target,
       ).toMatch(/knows nothing of its transports/);
     }
+  });
+
+  it('sees through other ways of importing: subpaths, import(), require(), composition roots', async () => {
+    const engine = 'src/main/engine/memory/views.ts';
+    const breaches: [string, string, RegExp][] = [
+      [engine, `import { app } from 'electron/main'; void app;`, /may import electron/],
+      [engine, `void import('electron');`, /may import electron/],
+      [engine, `void import('../../api/memory');`, /knows nothing of its transports/],
+      [
+        engine,
+        `import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); void require('../../mcp/tools');`,
+        /knows nothing of its transports/,
+      ],
+      [engine, `import { startDaemon } from '../../daemon'; void startDaemon;`, /transports/],
+      ['src/main/engine/engine.ts', `void import('../index');`, /transports/],
+      ['src/renderer/src/App.tsx', `void import('node:fs');`, /through lib\/engineClient\.ts/],
+      [
+        'src/renderer/src/App.tsx',
+        `void import('../../main/engine/engine');`,
+        /through lib\/engineClient\.ts/,
+      ],
+      [
+        'src/renderer/src/App.tsx',
+        `import { createRequire } from 'module'; void createRequire(import.meta.url);`,
+        /browser APIs only/,
+      ],
+      ['src/shared/text.ts', `import { x } from 'electron/common'; void x;`, /may import electron/],
+    ];
+    for (const [file, source, message] of breaches) {
+      expect((await importErrors(file, source)).join(), `${file}: ${source}`).toMatch(message);
+    }
+    // What stays allowed: the engine's own dynamic imports, and electron in the shell.
+    expect(await importErrors(engine, `void import('../recall/budget');`)).toEqual([]);
+    expect(
+      await importErrors(
+        'src/main/electron/window.ts',
+        `import { app } from 'electron/main'; void app;`,
+      ),
+    ).toEqual([]);
   });
 });
