@@ -1,4 +1,5 @@
-// The contract by domain (atlas): the atlas: the map of memories and their links as the observatory draws it.
+// The contract by domain (atlas): the atlas: the map of memories and their links as the
+// observatory draws it.
 import type { LinkType, MemoryKind, Trust } from '../schemas';
 
 export interface AtlasNode {

@@ -1,4 +1,5 @@
-// The contract by domain (callers): who calls: the actor and the context of a call, and the documented port.
+// The contract by domain (callers): who calls: the actor and the context of a call, and
+// the documented port.
 
 /** The daemon's documented port (it falls back to a free one when this is taken). */
 export const DEFAULT_PORT = 4747;

@@ -1,7 +1,7 @@
-// The method map: every operation the engine offers, its argument schema and its
-// result type. IPC, HTTP, MCP, the CLI and in-process callers all speak this map.
-// Field names of results are snake_case because they are a public wire format. The
-// result types live by domain beside this file; everything is exported from here.
+// The method map: every operation the engine offers, its argument schema and its result
+// type. IPC, HTTP, MCP, the CLI and in-process callers all speak this map. Field names
+// of results are snake_case because they are a public wire format. The result types live
+// by domain beside this file; everything is exported from here.
 import type { z } from 'zod';
 import {
   EmptyArgsSchema,

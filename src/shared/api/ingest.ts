@@ -1,4 +1,5 @@
-// The contract by domain (ingest): ingestion: files, batches, uploads and the folders agents may read.
+// The contract by domain (ingest): ingestion: files, batches, uploads and the folders
+// agents may read.
 import type { INGEST_FORMATS } from '../schemas';
 
 export type IngestFormat = (typeof INGEST_FORMATS)[number];

@@ -1,4 +1,5 @@
-// The contract by domain (memory): memories, their versions and links, procedures, the activity feed.
+// The contract by domain (memory): memories, their versions and links, procedures, the
+// activity feed.
 import type { Evidence, Layer, LinkType, MemoryKind, Trust, Visibility } from '../schemas';
 import type { RecallHit } from './recall';
 

@@ -1,5 +1,5 @@
-// The contract by domain (recall): results of remembering and recalling, the ranking breakdown and confidence, the
-// embedding models.
+// The contract by domain (recall): results of remembering and recalling, the ranking
+// breakdown and confidence, the embedding models.
 import type { MemoryKind } from '../schemas';
 
 export interface RememberResult {

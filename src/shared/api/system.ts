@@ -1,4 +1,5 @@
-// The contract by domain (system): the system: overview, clients, editor setup, stores, backups and bundles, stats.
+// The contract by domain (system): the system: overview, clients, editor setup, stores,
+// backups and bundles, stats.
 import type { MemoryKind } from '../schemas';
 import type { ActivitySummary } from './memory';
 
