@@ -7,6 +7,6 @@ export function registerModelHandlers(registry: HandlerRegistry, engine: Engine)
   registry.register('models.install', (args) => engine.installModel(args.id));
   registry.register('models.remove', (args) => engine.removeModel(args.id));
   registry.register('models.use', (args) => engine.useModel(args.id));
-  registry.register('models.decline', () => engine.semantic.declineOffer());
+  registry.register('models.decline', () => engine.semantic.models.declineOffer());
   registry.register('embedding.backfill', (args) => engine.embedPending(args.store));
 }

@@ -98,6 +98,7 @@ import type { IngestLimits } from './ingest/limits';
 import { rehearseMemories, strengthenCoRecalled } from './memory/state';
 import { recall } from './recall/recall';
 import { loadConfig, type Config } from './config';
+import type { ModelCatalogue } from './embed/catalogueService';
 import { Semantic, type EmbedWrites } from './semantic';
 import type { SynchronousMode } from './store/database';
 import { DataDirLock, type OwnerKind } from './store/lock';
@@ -838,23 +839,23 @@ export class Engine {
   }
 
   listModels(): ModelListResult {
-    return this.semantic.listModels();
+    return this.semantic.models.listModels();
   }
 
   async installModel(
     id: string,
-    onProgress?: Parameters<Semantic['installModel']>[2],
+    onProgress?: Parameters<ModelCatalogue['installModel']>[2],
   ): Promise<ModelInfo> {
-    return this.semantic.installModel(id, await this.openStores(), onProgress);
+    return this.semantic.models.installModel(id, await this.openStores(), onProgress);
   }
 
   async removeModel(id: string): Promise<{ id: string; removed: true }> {
-    await this.semantic.removeModel(id, await this.openStores());
+    await this.semantic.models.removeModel(id, await this.openStores());
     return { id, removed: true };
   }
 
   async useModel(id: string): Promise<ModelListResult> {
-    return this.semantic.useModel(id, await this.openStores());
+    return this.semantic.models.useModel(id, await this.openStores());
   }
 
   // ------------------------------------------------------------------ ingestion

@@ -1,20 +1,12 @@
 // The semantic side of the engine, per store: the vector index of the active model,
-// the recogniser, the embedding backfill and the abstention calibration, plus the model
-// operations (list, install, remove, use). The engine calls in here; nothing here knows
-// about transports.
-import type {
-  Actor,
-  CalibrationResult,
-  EmbeddingStatusView,
-  ModelInfo,
-  ModelListResult,
-  ModelOffer,
-} from '../../shared/api';
-import { LociError } from '../../shared/errors';
-import { updateConfig, type Config } from './config';
+// the recogniser, the embedding backfill and the abstention calibration. The model
+// operations (list, install, remove, use) are embed/catalogueService.ts. The engine
+// calls in here; nothing here knows about transports.
+import type { Actor, CalibrationResult, EmbeddingStatusView } from '../../shared/api';
+import type { Config } from './config';
 import { backfill, missingCount } from './embed/backfill';
-import { installModel, type InstallProgress } from './embed/install';
-import { catalogue, catalogueEntry, findModels, installDir, removeModel } from './embed/models';
+import { ModelCatalogue } from './embed/catalogueService';
+import { catalogue } from './embed/models';
 import { EmbeddingService } from './embed/service';
 import type { EngineEvents } from './events';
 import { calibrate, readCalibration, threshold } from './recall/calibration';
@@ -86,6 +78,8 @@ export interface SemanticOptions {
 
 export class Semantic {
   readonly embedding: EmbeddingService;
+  /** The model operations: list, offer, install, remove, use. */
+  readonly models: ModelCatalogue;
   private readonly runtimes = new Map<string, StoreRuntime>();
   private closed = false;
 
@@ -96,6 +90,11 @@ export class Semantic {
       threads: options.config.embedding.threads,
       batchSize: options.config.embedding.batch_size,
       ...(options.env ? { env: options.env } : {}),
+    });
+    this.models = new ModelCatalogue({
+      ...options,
+      embedding: this.embedding,
+      reconfigure: (configured, stores) => this.reconfigure(configured, stores),
     });
   }
 
@@ -417,149 +416,11 @@ export class Semantic {
     };
   }
 
-  // ---------------------------------------------------------------- models
-
-  listModels(): ModelListResult {
-    const found = findModels(this.options.dataDir, this.options.env);
-    const status = this.embedding.status();
-    const models: ModelInfo[] = [];
-    const fileSize = (files: Record<string, { size?: number | null | undefined }>) => {
-      const sizes = Object.values(files).map((f) => f.size);
-      return sizes.every((s) => typeof s === 'number')
-        ? sizes.reduce<number>((a, b) => a + (b as number), 0)
-        : null;
-    };
-    for (const entry of catalogue().models) {
-      const local = found.find((f) => f.manifest.id === entry.id);
-      models.push({
-        id: entry.id,
-        name: entry.name,
-        dims: entry.dims,
-        languages: entry.languages,
-        license: entry.license,
-        description: entry.description,
-        installed: Boolean(local),
-        active: status.semantic && status.model === entry.id,
-        dir: local?.dir ?? null,
-        pinned: local
-          ? Object.values(local.manifest.files).every((f) => f.pinned !== false)
-          : Object.values(entry.files).every((f) => f.sha256 !== null),
-        size_bytes: local ? fileSize(local.manifest.files) : fileSize(entry.files),
-      });
-    }
-    for (const local of found.filter(
-      (f) => !catalogue().models.some((m) => m.id === f.manifest.id),
-    )) {
-      models.push({
-        id: local.manifest.id,
-        name: local.manifest.name,
-        dims: local.manifest.dims,
-        languages: [],
-        license: local.manifest.license,
-        description: `A model found at ${local.dir}.`,
-        installed: true,
-        active: status.semantic && status.model === local.manifest.id,
-        dir: local.dir,
-        pinned: Object.values(local.manifest.files).every((f) => f.pinned !== false),
-        size_bytes: fileSize(local.manifest.files),
-      });
-    }
-    return {
-      models,
-      active: status.model,
-      semantic: status.semantic ? 'on' : 'off',
-      note: status.note,
-      offer: this.offer(found.length > 0),
-    };
-  }
-
-  /** The default model to offer a person, or null (one is installed, "none" chosen, declined). */
-  private offer(anyInstalled: boolean): ModelOffer | null {
-    const embedding = this.options.config.embedding;
-    if (anyInstalled || embedding.offer === 'declined' || embedding.model === 'none') return null;
-    const cat = catalogue();
-    const entry = cat.models.find((m) => m.id === cat.default);
-    if (!entry) return null;
-    const sizes = Object.values(entry.files).map((f) => f.size);
-    const exact = sizes.every((x) => typeof x === 'number');
-    return {
-      id: entry.id,
-      name: entry.name,
-      license: entry.license,
-      description: entry.description,
-      size_bytes: exact
-        ? sizes.reduce<number>((a, b) => a + (b as number), 0)
-        : (entry.approx_bytes ?? null),
-      approximate: !exact,
-      reason:
-        'Without a model recall matches words and spelling only: a question worded differently from the memory may miss it.',
-    };
-  }
-
-  /** A person said "not now" to the offer: remembered in config.json, so nobody asks again. */
-  declineOffer(): ModelListResult {
-    const config = updateConfig(this.options.dataDir, (raw) => {
-      const embedding = (raw.embedding as Record<string, unknown> | undefined) ?? {};
-      embedding.offer = 'declined';
-      raw.embedding = embedding;
-    });
-    this.options.config.embedding.offer = config.embedding.offer;
-    return this.listModels();
-  }
-
-  async installModel(
-    id: string,
-    openStores: OpenStore[],
-    onProgress?: (p: InstallProgress) => void,
-  ): Promise<ModelInfo> {
-    const entry = catalogueEntry(id);
-    await installModel(entry, installDir(this.options.dataDir), {
-      onProgress: (p) => {
-        onProgress?.(p);
-        this.options.events.emit('models.progressed', p);
-      },
-      onUnpinned: (file, sha) =>
-        process.emitWarning(
-          `the catalogue pins no hash for ${file} of ${id}; recorded ${sha} from this download`,
-        ),
-    });
-    await this.reconfigure(this.options.config.embedding.model, openStores);
-    return this.listModels().models.find((m) => m.id === id) as ModelInfo;
-  }
-
-  async removeModel(id: string, openStores: OpenStore[]): Promise<void> {
-    const active = this.embedding.modelId === id;
-    if (active) await this.embedding.close();
-    removeModel(this.options.dataDir, id);
-    await this.reconfigure(this.options.config.embedding.model, openStores);
-  }
-
-  async useModel(id: string, openStores: OpenStore[]): Promise<ModelListResult> {
-    if (
-      id !== 'auto' &&
-      id !== 'none' &&
-      !findModels(this.options.dataDir, this.options.env).some((m) => m.manifest.id === id)
-    ) {
-      throw new LociError(
-        'not-found',
-        `The model "${id}" is not installed. Install it with \`loci models install ${id}\`.`,
-      );
-    }
-    const config = updateConfig(this.options.dataDir, (raw) => {
-      const embedding = (raw.embedding as Record<string, unknown> | undefined) ?? {};
-      embedding.model = id;
-      raw.embedding = embedding;
-    });
-    this.options.config.embedding.model = config.embedding.model;
-    await this.reconfigure(id, openStores);
-    return this.listModels();
-  }
-
   /**
    * After a model change: the daemon fills in the new model's vectors in the background;
    * a one-shot process leaves them to `loci embed` (it would be cut off at exit).
    */
-  private async reconfigure(configured: string, openStores: OpenStore[]): Promise<void> {
+  async reconfigure(configured: string, openStores: OpenStore[]): Promise<void> {
     await this.embedding.reconfigure(configured);
     for (const store of openStores) {
       const r = this.runtime(store);
