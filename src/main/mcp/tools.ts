@@ -2,66 +2,22 @@
 // agents and outside tests call. Each tool is a thin mapping onto one contract method;
 // the text answer is a readable rendering of the same structured result.
 import { z } from 'zod';
-import type { LociClient, MethodResult } from '../../shared/api';
+import type { MethodResult } from '../../shared/api';
 import {
-  DREAM_PHASES,
   EvidenceSchema,
   KindSchema,
   LinkTypeSchema,
   MemoryIdSchema,
   SessionSchema,
   SpeakerSchema,
-  StoreNameSchema,
   TagsSchema,
   TimestampSchema,
   VisibilitySchema,
 } from '../../shared/schemas';
+import { systemTools } from './systemTools';
+import { read, store, withStore, write, type ToolDefinition } from './toolKit';
 
-export interface ToolAnswer {
-  text: string;
-  structured: Record<string, unknown>;
-}
-
-export interface ToolDefinition {
-  name: string;
-  title: string;
-  description: string;
-  schema: z.ZodType;
-  annotations: {
-    readOnlyHint: boolean;
-    destructiveHint: boolean;
-    idempotentHint: boolean;
-    openWorldHint: false;
-  };
-  run(client: LociClient, args: Record<string, unknown>): Promise<ToolAnswer>;
-}
-
-const store = {
-  store: StoreNameSchema.optional().describe(
-    "The store to use (default: the daemon's default store).",
-  ),
-};
-const read = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
-const write = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: false,
-  openWorldHint: false,
-} as const;
-
-function withStore<T extends Record<string, unknown>>(
-  args: Record<string, unknown>,
-  rest: T,
-  fallback: string | undefined,
-): T & { store?: string } {
-  const s = (args.store as string | undefined) ?? fallback;
-  return s ? { ...rest, store: s } : rest;
-}
+export type { ToolAnswer, ToolDefinition } from './toolKit';
 
 type Recall = MethodResult<'memory.recall'>;
 
@@ -370,200 +326,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
         return { text: r.text, structured: r as unknown as Record<string, unknown> };
       },
     },
-    {
-      name: 'record_outcome',
-      title: 'Record a procedure outcome',
-      description:
-        'After following a procedural memory (a how-to, a runbook), say whether it worked. Procedures with a better record are offered first by find_procedures.',
-      schema: z.strictObject({
-        id: MemoryIdSchema,
-        success: z.boolean(),
-        niche: z.string().min(1).max(100).optional(),
-        ...store,
-      }),
-      annotations: write,
-      async run(client, a) {
-        const { store: _s, ...rest } = a;
-        const r = await client.call(
-          'procedure.recordOutcome',
-          withStore(a, rest as never, defaultStore),
-        );
-        return {
-          text: `Recorded: ${r.successes} successes, ${r.failures} failures (Wilson lower bound ${r.wilson_lower}).`,
-          structured: r as unknown as Record<string, unknown>,
-        };
-      },
-    },
-    {
-      name: 'find_procedures',
-      title: 'Find procedures',
-      description:
-        'Find how-tos and runbooks for a task, the ones with the best track record first.',
-      schema: z.strictObject({
-        query: z.string().min(1).max(2000),
-        limit: z.number().int().min(1).max(50).optional(),
-        niche: z.string().min(1).max(100).optional(),
-        ...store,
-      }),
-      annotations: read,
-      async run(client, a) {
-        const { store: _s, ...rest } = a;
-        const r = await client.call('procedure.find', withStore(a, rest as never, defaultStore));
-        const text = r.results.length
-          ? r.results
-              .map(
-                (p, i) =>
-                  `${i + 1}. [${p.id}] ${p.title} (${p.successes}✓ ${p.failures}✗)\n${p.content}`,
-              )
-              .join('\n\n')
-          : 'No procedure for this is stored.';
-        return { text, structured: r as unknown as Record<string, unknown> };
-      },
-    },
-    {
-      name: 'stores',
-      title: 'Stores',
-      description:
-        'The memory stores of this user (for instance one per project); pass `store` to other tools to use one.',
-      schema: z.strictObject({}),
-      annotations: read,
-      async run(client) {
-        const r = await client.call('store.list', {});
-        return {
-          text: r.stores.map((s) => `${s.name}${s.is_default ? ' (default)' : ''}`).join('\n'),
-          structured: r as unknown as Record<string, unknown>,
-        };
-      },
-    },
-    {
-      name: 'stats',
-      title: 'Statistics',
-      description:
-        'How many memories, links and versions a store holds, and whether semantic search is on.',
-      schema: z.strictObject({ ...store }),
-      annotations: read,
-      async run(client, a) {
-        const r = await client.call('stats.get', withStore(a, {}, defaultStore));
-        return {
-          text: `${r.memories.live} memories (${r.memories.quarantined} quarantined, ${r.memories.pinned} pinned), ${r.links} links; semantic ${r.vectors.semantic} (${r.vectors.model}).`,
-          structured: r as unknown as Record<string, unknown>,
-        };
-      },
-    },
-    {
-      name: 'doctor',
-      title: 'Health check',
-      description:
-        "Loci's own health report: database, indexes, embedding model, audit chain, endpoint, client configurations, disk. Read-only: it explains problems and their fixes, and never applies one (the user does, with `loci doctor --fix` or the Doctor view). Use it when recall seems wrong or slow.",
-      schema: z.strictObject({ ...store }),
-      annotations: read,
-      async run(client, a) {
-        const r = await client.call('doctor.run', withStore(a, {}, defaultStore));
-        const problems = r.checks.filter((c) => c.status !== 'ok');
-        const text = [
-          `Loci doctor (store ${r.store}): ${r.status} — ${r.counts.ok} ok, ${r.counts.warn} warnings, ${r.counts.fail} failures.`,
-          ...problems.map((c) => `- [${c.status}] ${c.title}: ${c.finding} Fix: ${c.fix}`),
-        ].join('\n');
-        return { text, structured: r as unknown as Record<string, unknown> };
-      },
-    },
-    {
-      name: 'dream',
-      title: 'Dream (consolidate)',
-      description:
-        "Run a consolidation cycle over the memory store: strengthen links among memories used together, find clusters, cool arousal, fade unused links and memories (softly; pinned ones are never touched), let procedures compete on their recorded outcomes, and propose summaries, links and merges of near-duplicates. Proposals wait in the user's review inbox; nothing proposed becomes a memory until the user accepts it. Use dry_run to see what would change without changing anything.",
-      schema: z.strictObject({
-        dry_run: z.boolean().optional().describe('Report what would change, and change nothing.'),
-        phases: z
-          .array(z.enum(DREAM_PHASES))
-          .min(1)
-          .optional()
-          .describe(`A subset of the phases (default: all): ${DREAM_PHASES.join(', ')}.`),
-        ...store,
-      }),
-      annotations: write,
-      async run(client, a) {
-        const { store: _s, ...rest } = a;
-        const r = await client.call('dream.run', withStore(a, rest as never, defaultStore));
-        const lines = r.phases.map(
-          (p) =>
-            `- ${p.phase}: ${p.status}, ${p.examined} examined, ${p.changes_total} ${r.dry_run ? 'would change' : 'changed'}${p.proposals ? `, ${p.proposals} proposals` : ''}${p.notes.length ? ` — ${p.notes.join(' ')}` : ''}`,
-        );
-        return {
-          text: `${r.dry_run ? 'Dry run' : 'Dream'} ${r.id} ${r.status}: ${r.totals.changes} changes, ${r.totals.proposals} proposals for the user's review inbox.${r.error ? ` Error: ${r.error}` : ''}\n${lines.join('\n')}`,
-          structured: {
-            id: r.id,
-            store: r.store,
-            dry_run: r.dry_run,
-            status: r.status,
-            totals: r.totals,
-            phases: r.phases.map((p) => ({
-              phase: p.phase,
-              status: p.status,
-              examined: p.examined,
-              changes: p.changes_total,
-              proposals: p.proposals,
-              notes: p.notes,
-            })),
-          },
-        };
-      },
-    },
-    {
-      name: 'ingest_file',
-      title: 'Ingest a file',
-      description:
-        "Read a file (or a folder, recursively) from the user's machine into memory: Markdown, text, source code, JSON, CSV, HTML, PDF or DOCX, cut into chunks linked to a document memory and tagged `source:<file name>`. Only paths inside the folders the user allowed in Loci (Settings → allowed folders, or `loci ingest allow <folder>`) are read; anything else is refused. Returns what happened to each file.",
-      schema: z.strictObject({
-        path: z
-          .string()
-          .min(1)
-          .max(4096)
-          .describe('The absolute path of the file or folder, inside an allowed folder.'),
-        tags: z
-          .array(z.string().min(1).max(100))
-          .max(8)
-          .optional()
-          .describe('Extra tags for every memory made from it.'),
-        ...store,
-      }),
-      annotations: write,
-      async run(client, a) {
-        const r = await client.call(
-          'ingest.files',
-          withStore(
-            a,
-            {
-              paths: [a.path as string],
-              ...(a.tags ? { tags: a.tags as string[] } : {}),
-            },
-            defaultStore,
-          ),
-        );
-        const t = r.totals;
-        const lines = r.files.map(
-          (f) =>
-            `- ${f.path}: ${f.status}${f.format ? ` (${f.format})` : ''}${f.status === 'ingested' ? `, ${f.chunks} chunks, document ${f.document_id}${f.quarantined ? `, ${f.quarantined} quarantined` : ''}` : ''}${f.reason ? ` — ${f.reason}` : ''}`,
-        );
-        return {
-          text: `Batch ${r.batch}: ${t.ingested} file${t.ingested === 1 ? '' : 's'} ingested (${t.memories} memories), ${t.skipped} skipped, ${t.failed} failed.\n${lines.slice(0, 50).join('\n')}${lines.length > 50 ? `\n… and ${lines.length - 50} more` : ''}`,
-          structured: {
-            batch: r.batch,
-            store: r.store,
-            status: r.status,
-            totals: r.totals,
-            files: r.files.map((f) => ({
-              path: f.path,
-              status: f.status,
-              format: f.format,
-              reason: f.reason,
-              chunks: f.chunks,
-              document_id: f.document_id,
-            })),
-          },
-        };
-      },
-    },
+    ...systemTools(defaultStore),
   ];
   return tools;
 }
