@@ -177,10 +177,7 @@ function listFilters(
     where.push('m.trust = ?');
     params.push(args.trust);
   }
-  if (args.kinds && args.kinds.length > 0) {
-    where.push(`m.kind IN (${args.kinds.map(() => '?').join(', ')})`);
-    params.push(...args.kinds);
-  }
+  kindAndTagFilters({ kinds: args.kinds, tags: args.tags?.map((t) => t.trim()) }, where, params);
   if (args.pinned !== undefined) {
     where.push('m.pinned = ?');
     params.push(args.pinned ? 1 : 0);
@@ -195,14 +192,6 @@ function listFilters(
       params.push(args.source);
     }
   }
-  if (args.tags && args.tags.length > 0) {
-    const tags = [...new Set(args.tags.map((t) => t.trim()))];
-    where.push(
-      `m.rid IN (SELECT rid FROM memory_tag WHERE tag IN (${tags.map(() => '?').join(', ')})
-                 GROUP BY rid HAVING COUNT(*) = ${tags.length})`,
-    );
-    params.push(...tags);
-  }
   conversationFilters(args, where, params);
   if (args.at_risk) {
     // Retrievability below AT_RISK_BELOW: elapsed days beyond a fixed multiple of the
@@ -215,6 +204,26 @@ function listFilters(
     params.push(now, AT_RISK_RATIO);
   }
   return { where, params };
+}
+
+/** The kind and tag filters list and recall share: any of the kinds, all of the tags. */
+export function kindAndTagFilters(
+  args: { kinds?: readonly string[] | undefined; tags?: readonly string[] | undefined },
+  where: string[],
+  params: unknown[],
+): void {
+  if (args.kinds && args.kinds.length > 0) {
+    where.push(`m.kind IN (${args.kinds.map(() => '?').join(', ')})`);
+    params.push(...args.kinds);
+  }
+  if (args.tags && args.tags.length > 0) {
+    const tags = [...new Set(args.tags)];
+    where.push(
+      `m.rid IN (SELECT rid FROM memory_tag WHERE tag IN (${tags.map(() => '?').join(', ')})
+                 GROUP BY rid HAVING COUNT(*) = ${tags.length})`,
+    );
+    params.push(...tags);
+  }
 }
 
 /**

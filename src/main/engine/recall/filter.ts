@@ -3,7 +3,7 @@
 // so a LIMIT is never spent on memories the caller may not see.
 import type { Actor } from '../../../shared/api';
 import { isPerson, parseTime, visibilityFilter } from '../memory/model';
-import { conversationFilters } from '../memory/read';
+import { conversationFilters, kindAndTagFilters } from '../memory/read';
 import type { Filter } from './lexical';
 import type { ParsedRecall } from './recall';
 
@@ -15,18 +15,7 @@ export function recallFilter(args: ParsedRecall, actor: Actor): Filter {
   params.push(...vis.params);
   // Agents never see quarantined memories; a person may ask to include them.
   if (!(args.include_quarantined && isPerson(actor))) where.push(`m.trust = 'trusted'`);
-  if (args.kinds && args.kinds.length > 0) {
-    where.push(`m.kind IN (${args.kinds.map(() => '?').join(', ')})`);
-    params.push(...args.kinds);
-  }
-  if (args.tags && args.tags.length > 0) {
-    const tags = [...new Set(args.tags)];
-    where.push(
-      `m.rid IN (SELECT rid FROM memory_tag WHERE tag IN (${tags.map(() => '?').join(', ')})
-                 GROUP BY rid HAVING COUNT(*) = ${tags.length})`,
-    );
-    params.push(...tags);
-  }
+  kindAndTagFilters(args, where, params);
   conversationFilters(args, where, params);
   if (args.as_of) {
     const t = parseTime(args.as_of);
