@@ -2,7 +2,8 @@
 // - only src/main/electron and src/preload import `electron`;
 // - src/shared imports nothing of ours and nothing of Node (it runs in the renderer too);
 // - the renderer imports only src/shared and browser APIs;
-// - the engine knows nothing of its transports (api, mcp, http, cli, electron).
+// - the engine knows nothing of its transports (api, mcp, http, cli, electron);
+// - transports (cli, mcp, http, electron) import the engine's types only.
 // test/layering.test.ts proves each of these rules fires.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -63,6 +64,10 @@ function dynamicBans(pattern, message) {
 
 const ENGINE_TRANSPORTS = '^(\\.\\.\\/)+(api|mcp|http|cli|electron|daemon|index)(\\/|\\.ts|$)';
 const ENGINE_MESSAGE = 'The engine knows nothing of its transports (DESIGN.md §3).';
+
+const TRANSPORT_ENGINE = '^(\\.\\.\\/)+engine(\\/|$)';
+const TRANSPORT_MESSAGE =
+  "Transports import the engine's types only; its values come through src/main/api (DESIGN.md §3).";
 
 /** What src/shared may import: no Node, no electron, nothing outside src/shared. */
 function sharedImports(leavesShared) {
@@ -226,6 +231,27 @@ export default tseslint.config(
         ...dynamicBans(ENGINE_TRANSPORTS, ENGINE_MESSAGE),
         ...dynamicBans('^electron(\\/|$)', electronBan.message),
       ],
+    },
+  },
+  {
+    // Transports see the engine's types only: its values (opening one, the data
+    // directory, the lock, the token) reach them through src/main/api (api/host.ts).
+    files: ['src/main/{cli,mcp,http,electron}/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+engine(/|$)',
+              allowTypeImports: true,
+              message: TRANSPORT_MESSAGE,
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': ['error', ...dynamicBans(TRANSPORT_ENGINE, TRANSPORT_MESSAGE)],
     },
   },
   {

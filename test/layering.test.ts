@@ -152,6 +152,41 @@ describe('layering lint', () => {
     }
   });
 
+  it('lets transports import the engine for its types only', async () => {
+    for (const file of [
+      'src/main/cli/program.ts',
+      'src/main/mcp/stdio.ts',
+      'src/main/http/server.ts',
+      'src/main/electron/app.ts',
+    ]) {
+      // Types, yes; values through src/main/api.
+      expect(
+        await importErrors(
+          file,
+          `import type { Engine } from '../engine/engine'; import { openEngine } from '../api/host'; let e: Engine | undefined; void e; void openEngine;`,
+        ),
+        file,
+      ).toEqual([]);
+      for (const source of [
+        `import { Engine } from '../engine/engine'; void Engine;`,
+        `import { readLock } from '../engine/store/lock'; void readLock;`,
+        `void import('../engine/engine');`,
+      ]) {
+        expect((await importErrors(file, source)).join(), `${file}: ${source}`).toMatch(
+          /engine's types only/,
+        );
+      }
+    }
+    expect(
+      (
+        await importErrors(
+          'src/main/cli/commands/serve.ts',
+          `import { loadOrCreateToken } from '../../engine/store/token'; void loadOrCreateToken;`,
+        )
+      ).join(),
+    ).toMatch(/engine's types only/);
+  });
+
   it('sees through other ways of importing: subpaths, import(), require(), composition roots', async () => {
     const engine = 'src/main/engine/memory/views.ts';
     const breaches: [string, string, RegExp][] = [

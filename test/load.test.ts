@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type Daemon } from '../src/main/daemon';
+import type { StatsResult } from '../src/shared/api';
 import { tempDir } from './helpers/engine';
 
 const CLIENTS = 20;
@@ -56,7 +57,11 @@ describe('concurrent MCP clients through the daemon', () => {
       expect(errors).toEqual([]);
       expect(written).toHaveLength((CLIENTS * CALLS) / 2);
       expect(new Set(written.map((w) => w.id)).size).toBe(written.length);
-      const stats = await daemon.engine.stats({}, { kind: 'cli' });
+      const stats = (await daemon.handlers.dispatch(
+        'stats.get',
+        {},
+        { actor: { kind: 'cli' } },
+      )) as StatsResult;
       expect(stats.memories.live).toBe(written.length);
       for (const w of written) {
         const m = await daemon.handlers.dispatch(

@@ -335,7 +335,7 @@ describe('memory.recall as a client would', () => {
     const asZed = await t.cli.call('memory.recall', { query: 'parser cache', as_client: 'zed' });
     expect(asCursor.results.map((r) => r.id)).toContain(mine.id);
     expect(asZed.results.map((r) => r.id)).not.toContain(mine.id);
-    await t.engine.flushRehearsals();
+    await t.engine.rehearsals.flush();
     expect((await t.cli.call('memory.get', { id: mine.id })).access.count).toBe(1);
     await expect(
       t.agent('cursor').call('memory.recall', { query: 'parser cache', as_client: 'zed' }),

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { StatsResult } from '../src/shared/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDaemon } from '../src/main/daemon';
 import { tempDir } from './helpers/engine';
@@ -74,7 +75,15 @@ describe('loci mcp (stdio)', () => {
         ]).flat();
         const results = await Promise.all(writes);
         expect(results.filter((r) => r.isError)).toEqual([]);
-        expect((await daemon.engine.stats({}, { kind: 'cli' })).memories.live).toBe(50);
+        expect(
+          (
+            (await daemon.handlers.dispatch(
+              'stats.get',
+              {},
+              { actor: { kind: 'cli' } },
+            )) as StatsResult
+          ).memories.live,
+        ).toBe(50);
         // The daemon saw each stdio client by name, through the forwarding transport.
         const actors = new Set(
           (

@@ -112,7 +112,7 @@ for (const size of SIZES) {
   }
   engine.config.recall.use_vectors = true;
   engine.config.recall.use_recognizer = true;
-  await engine.flushRehearsals();
+  await engine.rehearsals.flush();
   const stats = await client.call('stats.get', {});
   rows.push({
     size: stats.memories.live,

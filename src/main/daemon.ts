@@ -76,7 +76,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     // Every store is opened (and so checked) now, not at the first call that needs it: a
     // damaged one is found at start and named in the banner, and the rest still serve.
     const storeProblems: { store: string; message: string }[] = [];
-    for (const { name } of engine.storeList().stores) {
+    // The default store exists from the first start.
+    engine.registry.resolve(undefined);
+    for (const { name } of engine.registry.list()) {
       try {
         await engine.store(name);
       } catch (err) {
@@ -117,7 +119,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     const url = `http://${displayHost === '0.0.0.0' ? '127.0.0.1' : displayHost}:${http.port}`;
     engine.setServing({ url, port: http.port, tokenPath: tok?.path ?? null, host });
     // Dreams run on their own once the daemon has been idle (config `dream.*`).
-    engine.dreams.startSchedule(() => engine.storeList().stores.map((s) => s.name));
+    engine.dreams.startSchedule(() => engine.registry.list().map((s) => s.name));
     return {
       engine,
       handlers,

@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDaemon } from '../../src/main/daemon';
+import { createHandlers } from '../../src/main/api';
 import { Engine } from '../../src/main/engine/engine';
 import { Maintenance } from '../../src/main/engine/store/maintenance';
 import { cli } from '../helpers/cli';
@@ -288,10 +289,11 @@ describe('a damaged database', () => {
     s.db.pragma('wal_autocheckpoint = 0');
     const mainOnly = readFileSync(file); // holds the 30 memories; the next commits go to the log
     for (let i = 0; i < 5; i++)
-      await engine.remember({ content: `Only in the log ${i}: lost with it.` } as never, {
-        kind: 'cli',
-        transport: 'in-process',
-      });
+      await createHandlers(engine).dispatch(
+        'memory.remember',
+        { content: `Only in the log ${i}: lost with it.` },
+        { actor: { kind: 'cli', transport: 'in-process' } },
+      );
     // The verification keeps its anchor (the head, 5 entries past the main file) beside the database.
     expect((await engine.audit.verify({})).ok).toBe(true);
     await engine.close();

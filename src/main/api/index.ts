@@ -1,5 +1,6 @@
-// createHandlers(engine): every method of the contract, validated with the shared
-// schemas, ready for any transport. Also the in-process client the CLI and tests use.
+// createHandlers(engine): every method of the contract, registered once by its domain's
+// slice against the engine core and validated with the shared schemas, ready for any
+// transport. Also the in-process client the CLI and tests use.
 import type {
   CallContext,
   LociClient,
@@ -12,20 +13,28 @@ import { registerAuditHandlers } from './audit';
 import { registerDoctorHandlers } from './doctor';
 import { registerDreamHandlers } from './dream';
 import { registerEvalHandlers } from './eval';
-import { registerGraphHandlers } from './graph';
 import { registerIngestHandlers } from './ingest';
+import { registerLinkHandlers } from './links';
 import { registerMemoryHandlers } from './memory';
 import { registerModelHandlers } from './models';
+import { registerRecallHandlers } from './recall';
 import { HandlerRegistry } from './registry';
-import { registerStoreHandlers } from './store';
+import { registerSetupHandlers } from './setup';
+import { registerStoreHandlers } from './stores';
+import { registerSystemHandlers } from './system';
+import { registerTokenHandlers } from './tokens';
 
 export { HandlerRegistry } from './registry';
 
 export function createHandlers(engine: Engine): HandlerRegistry {
   const registry = new HandlerRegistry();
   registerMemoryHandlers(registry, engine);
-  registerGraphHandlers(registry, engine);
+  registerRecallHandlers(registry, engine);
+  registerLinkHandlers(registry, engine);
   registerStoreHandlers(registry, engine);
+  registerSystemHandlers(registry, engine);
+  registerTokenHandlers(registry, engine);
+  registerSetupHandlers(registry, engine);
   registerModelHandlers(registry, engine);
   registerIngestHandlers(registry, engine);
   registerAuditHandlers(registry, engine);

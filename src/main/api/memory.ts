@@ -1,29 +1,166 @@
-// Handlers of the `memory.*` methods: argument objects in, engine calls out.
+// Handlers of the `memory.*` and `procedure.*` methods: a memory's life (remember, read,
+// change, forget, erase, revert), the views an agent starts from (timeline, map,
+// bootstrap) and procedures with their outcomes. Each opens the store, runs the domain
+// function of engine/memory, and tells the core what changed or was read.
+import type { Actor } from '../../shared/api';
 import type { Engine } from '../engine/engine';
+import {
+  eraseMemory,
+  forgetMemory,
+  promoteMemory,
+  restoreMemory,
+  revertMemory,
+  tagMemory,
+  updateMemory,
+} from '../engine/memory/mutate';
+import { rankProcedures, recordOutcome } from '../engine/memory/procedures';
+import { getMemory, history, listMemories, loadRow } from '../engine/memory/read';
+import { insertMemories, prepareMemories, type RememberItem } from '../engine/memory/remember';
+import { bootstrapContext, memoryMap, timeline } from '../engine/memory/views';
+import { loadTokenCounter } from '../engine/recall/budget';
+import { recallAs } from './recall';
 import type { HandlerRegistry } from './registry';
 
+async function rememberItems(
+  engine: Engine,
+  name: string | undefined,
+  items: RememberItem[],
+  actor: Actor,
+) {
+  const store = await engine.store(name);
+  const prepared = await prepareMemories(items);
+  const { results, created } = insertMemories(store, prepared, actor, {
+    newId: () => engine.newId(),
+    now: engine.now(),
+  });
+  if (created.length > 0) await engine.created(store, created, actor);
+  return { results };
+}
+
 export function registerMemoryHandlers(registry: HandlerRegistry, engine: Engine): void {
-  registry.register('memory.remember', (args, ctx) => engine.remember(args, ctx.actor));
-  registry.register('memory.rememberMany', (args, ctx) => engine.rememberMany(args, ctx.actor));
-  registry.register('memory.recall', (args, ctx) => engine.recall(args, ctx.actor));
-  registry.register('memory.get', (args, ctx) => engine.get(args, ctx.actor));
-  registry.register('memory.list', (args, ctx) => engine.list(args, ctx.actor));
-  registry.register('memory.history', (args, ctx) => engine.history(args, ctx.actor));
-  registry.register('memory.update', (args, ctx) => engine.update(args, ctx.actor));
-  registry.register('memory.tag', (args, ctx) => engine.tag(args, ctx.actor));
-  registry.register('memory.forget', (args, ctx) => engine.forget(args, ctx.actor));
-  registry.register('memory.restore', (args, ctx) => engine.restore(args, ctx.actor));
-  registry.register('memory.erase', (args, ctx) => engine.erase(args, ctx.actor));
-  registry.register('memory.promote', (args, ctx) => engine.promote(args, ctx.actor));
-  registry.register('memory.timeline', (args, ctx) => engine.timeline(args, ctx.actor));
-  registry.register('memory.map', (args, ctx) => engine.map(args, ctx.actor));
-  registry.register('memory.bootstrap', (args, ctx) => engine.bootstrap(args, ctx.actor));
-  registry.register('procedure.recordOutcome', (args, ctx) =>
-    engine.recordOutcome(args, ctx.actor),
+  registry.register('memory.remember', async ({ store, ...item }, { actor }) => {
+    const { results } = await rememberItems(engine, store, [item], actor);
+    return results[0] as (typeof results)[number];
+  });
+  registry.register('memory.rememberMany', (args, { actor }) =>
+    rememberItems(engine, args.store, args.items, actor),
   );
-  registry.register('procedure.find', (args, ctx) => engine.findProcedures(args, ctx.actor));
-  registry.register('activity.list', (args) => engine.activityList(args));
-  registry.register('activity.get', (args) => engine.activityGet(args));
-  registry.register('memory.revert', (args, ctx) => engine.revert(args, ctx.actor));
-  registry.register('clients.list', () => engine.clientList());
+
+  registry.register('memory.get', async (args, { actor }) => {
+    const store = await engine.store(args.store);
+    const view = getMemory(store, actor, args.id, args.include_deleted, engine.now());
+    engine.audit.noteRead(store, actor, 'memory.get', [view.id]);
+    return view;
+  });
+  registry.register('memory.list', async (args, { actor }) =>
+    listMemories(await engine.store(args.store), actor, args, engine.now()),
+  );
+  registry.register('memory.history', async (args, { actor }) =>
+    history(await engine.store(args.store), actor, args.id),
+  );
+
+  registry.register('memory.update', async (args, { actor }) => {
+    const store = await engine.store(args.store);
+    const result = await updateMemory(store, actor, args, engine.now);
+    if (result.change !== 'unchanged') {
+      engine.changed(store, [args.id], 'updated', actor);
+      await engine.semantic.afterWrite(store);
+    }
+    return result;
+  });
+  registry.register('memory.revert', async (args, { actor }) => {
+    const store = await engine.store(args.store);
+    const result = await revertMemory(store, actor, args, engine.now);
+    if (result.change !== 'unchanged') {
+      engine.changed(store, [args.id], 'updated', actor);
+      await engine.semantic.afterWrite(store);
+    }
+    return result;
+  });
+  registry.register('memory.tag', async (args, { actor }) => {
+    const store = await engine.store(args.store);
+    const result = tagMemory(store, actor, args, engine.now());
+    if (result.change !== 'unchanged') engine.changed(store, [args.id], 'updated', actor);
+    return result;
+  });
+  registry.register('memory.promote', async (args, { actor }) => {
+    const store = await engine.store(args.store);
+    const result = promoteMemory(store, actor, args.id, engine.now());
+    engine.changed(store, [args.id], 'promoted', actor);
+    return result;
+  });
+
+  registry.register('memory.forget', async (args, { actor }) => {
+    const store = await engine.store(args.store);
+    engine.bulkDeletes.check(actor, store.name);
+    const result = forgetMemory(store, actor, args.id, engine.now());
+    engine.changed(store, [args.id], 'forgotten', actor);
+    return result;
+  });
+  registry.register('memory.restore', async (args, { actor }) => {
+    const store = await engine.store(args.store);
+    const result = restoreMemory(store, actor, args.id, engine.now());
+    engine.changed(store, [args.id], 'restored', actor);
+    await engine.semantic.afterWrite(store);
+    return result;
+  });
+  registry.register('memory.erase', async (args, { actor }) => {
+    const store = await engine.store(args.store);
+    engine.bulkDeletes.check(actor, store.name);
+    // A pending rehearsal of this memory is skipped at flush: its state row is gone.
+    const rid = loadRow(store, args.id)?.rid;
+    const result = eraseMemory(store, actor, args.id, engine.now());
+    if (rid !== undefined) engine.semantic.forgetRid(store, rid);
+    engine.changed(store, [args.id], 'erased', actor);
+    return result;
+  });
+
+  registry.register('memory.timeline', async (args, { actor }) => {
+    const store = await engine.store(args.store);
+    const result = timeline(store, actor, args);
+    engine.audit.noteRead(
+      store,
+      actor,
+      'memory.timeline',
+      result.items.map((m) => m.id),
+    );
+    return result;
+  });
+  registry.register('memory.map', async (args, { actor }) => {
+    const store = await engine.store(args.store);
+    const result = memoryMap(store, actor, args.max_tokens, await loadTokenCounter());
+    // The map is an index of titles: logged as one read of the index, not of each memory.
+    engine.audit.noteRead(store, actor, 'memory.map', []);
+    return result;
+  });
+  registry.register('memory.bootstrap', async (args, { actor }) => {
+    const store = await engine.store(args.store);
+    const result = bootstrapContext(store, actor, args.max_tokens, await loadTokenCounter());
+    // The pinned memories are read whole; the map is one read of the index.
+    engine.audit.noteRead(store, actor, 'memory.bootstrap', result.pinned);
+    return result;
+  });
+
+  registry.register('procedure.recordOutcome', async (args, { actor }) =>
+    recordOutcome(await engine.store(args.store), actor, args, engine.now()),
+  );
+  registry.register('procedure.find', async (args, { actor }) => {
+    const store = await engine.store(args.store);
+    const found = await recallAs(
+      engine,
+      {
+        ...(args.store ? { store: args.store } : {}),
+        query: args.query,
+        limit: Math.min(100, args.limit * 3),
+        kinds: ['procedural'],
+        include_quarantined: false,
+        format: 'compact',
+        rehearse: true,
+        explain: false,
+        history: false,
+      },
+      actor,
+    );
+    return rankProcedures(store, found, args.niche ?? null, args.limit);
+  });
 }

@@ -3,15 +3,12 @@
 // (`loci restore` is taken: it restores a forgotten memory). A backup goes
 // through the running daemon when there is one (online, while writes go on); a restore
 // never does — it refuses while any process owns the data directory, then swaps the
-// file in place itself (engine/store/backup.ts) and proves the store opens.
+// file in place itself (api/host.ts restoreStoreOffline) and proves the store opens.
 import type { Command } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LociError } from '../../shared/errors';
-import { Engine } from '../engine/engine';
-import { restoreDatabase } from '../engine/store/backup';
-import { describeOwner, DataDirLock, isProcessAlive, readLock } from '../engine/store/lock';
-import { StoreRegistry } from '../engine/store/registry';
+import { restoreStoreOffline } from '../api/host';
 import type { CommandContext } from './context';
 
 export type BackupCliContext = Pick<
@@ -62,29 +59,8 @@ export function registerBackupCommands(program: Command, ctx: BackupCliContext):
     .action(async (file: string, _o, cmd: Command) => {
       const dataDir = dataDirOf(cmd);
       const store = cmd.optsWithGlobals<{ store?: string }>().store ?? 'default';
-      const owner = readLock(dataDir);
-      if (owner && isProcessAlive(owner.pid)) {
-        throw new LociError(
-          'store-locked',
-          `Loci is running (${describeOwner(owner)}) and has the store open. Stop it (quit the app or the \`loci serve\` process), then run \`loci backup restore\` again.`,
-          { owner: { pid: owner.pid, kind: owner.kind } },
-        );
-      }
-      const lock = DataDirLock.acquire(dataDir, 'cli');
-      let result;
-      try {
-        new StoreRegistry(dataDir).resolve(store);
-        result = restoreDatabase(dataDir, store, file, Date.now());
-      } finally {
-        lock.release();
-      }
-      // The restored store must open: integrity check and migrations, as on any start.
-      const engine = await Engine.open({ dataDir, owner: 'cli', env: {} });
-      try {
-        await engine.store(store);
-      } finally {
-        await engine.close();
-      }
+      // Refused while Loci runs; the restored store must open (integrity check, migrations).
+      const result = await restoreStoreOffline(dataDir, store, file);
       print(
         cmd,
         result,

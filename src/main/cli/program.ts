@@ -9,10 +9,10 @@ import { Command, CommanderError } from 'commander';
 import type { LociClient, MethodArgs, MethodName, MethodResult } from '../../shared/api';
 import { LociError, toErrorData } from '../../shared/errors';
 import type { EventMap, EventName } from '../../shared/events';
-import { createHandlers, createInProcessClient } from '../api';
-import { Engine } from '../engine/engine';
+import { createInProcessClient } from '../api';
 import type { SynchronousMode } from '../engine/store/database';
-import { resolveDataDir } from '../engine/store/paths';
+import { openEngine, resolveDataDir } from '../api/host';
+import type { Engine } from '../engine/engine';
 import { createHttpClient, findOwner, followEvents, type Owner } from '../http/client';
 import { registerAuditCommands } from './audit';
 import { registerBackupCommands } from './backup';
@@ -103,7 +103,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       client = createHttpClient(owner, 'cli');
       return client;
     }
-    engine = await Engine.open({
+    const opened = await openEngine({
       dataDir,
       owner: 'cli',
       synchronous: synchronousFrom(io.env),
@@ -113,7 +113,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       // `loci setup` edits the editors' files in the home folder of this environment.
       setupHome: homeOf(io.env),
     });
-    client = createInProcessClient(createHandlers(engine), {
+    engine = opened.engine;
+    client = createInProcessClient(opened.handlers, {
       actor: { kind: 'cli', transport: 'in-process' },
     });
     return client;

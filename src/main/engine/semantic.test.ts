@@ -69,7 +69,7 @@ describe('embeddings with a model installed', () => {
     const switched = await t.cli.call('models.use', { id: 'none' });
     expect(switched).toMatchObject({ active: 'hash-384-v1', semantic: 'off' });
     // Until the re-embed has run, no old-model vector is searched.
-    await t.engine.embedPending(undefined);
+    await t.cli.call('embedding.backfill', {});
     off();
     expect(await models(t)).toEqual(['hash-384-v1']);
     expect(progress.at(-1)).toEqual({
@@ -82,7 +82,7 @@ describe('embeddings with a model installed', () => {
     const r = await t.cli.call('memory.recall', { query: 'ingest worker queue' });
     expect(r.semantic).toBe('off');
     await t.cli.call('models.use', { id: 'auto' });
-    await t.engine.embedPending(undefined);
+    await t.cli.call('embedding.backfill', {});
     expect(await models(t)).toEqual(['tiny-16']);
   });
 
@@ -114,7 +114,7 @@ describe('embeddings with a model installed', () => {
 
     const second = await open({ dataDir: dir, embedWrites: 'background' });
     expect((await second.cli.call('stats.get', {})).vectors.pending).toBe(3);
-    expect((await second.engine.embedPending(undefined)).pending).toBe(0);
+    expect((await second.cli.call('embedding.backfill', {})).pending).toBe(0);
     expect((await second.cli.call('stats.get', {})).vectors.embedded).toBe(10);
   });
 

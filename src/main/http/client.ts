@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { LociClient, MethodArgs, MethodName, MethodResult } from '../../shared/api';
 import { fromErrorData, isLociErrorData, LociError } from '../../shared/errors';
 import type { EventMap, EventName } from '../../shared/events';
-import { isProcessAlive, readLock } from '../engine/store/lock';
+import { liveOwner } from '../api/host';
 
 export interface Owner {
   url: string;
@@ -16,8 +16,8 @@ export interface Owner {
 
 /** The live process owning the data directory, if it serves HTTP. */
 export function findOwner(dataDir: string): Owner | null {
-  const lock = readLock(dataDir);
-  if (!lock || !lock.port || !lock.token_path || !isProcessAlive(lock.pid)) return null;
+  const lock = liveOwner(dataDir);
+  if (!lock || !lock.port || !lock.token_path) return null;
   try {
     const token = readFileSync(lock.token_path, 'utf8').trim();
     return { url: `http://127.0.0.1:${lock.port}`, token, pid: lock.pid, kind: lock.kind };

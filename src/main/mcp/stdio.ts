@@ -5,9 +5,7 @@
 // and when no `initialize` arrives within the timeout.
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { createHandlers } from '../api';
-import { Engine } from '../engine/engine';
-import { resolveDataDir } from '../engine/store/paths';
+import { openEngine, resolveDataDir } from '../api/host';
 import { findOwner } from '../http/client';
 import { isolatedFetch } from '../http/isolatedFetch';
 import { BoundedStdioTransport } from './lineTransport';
@@ -89,14 +87,14 @@ export async function runStdio(options: StdioOptions = {}): Promise<number> {
     return code;
   }
 
-  const engine = await Engine.open({
+  const { engine, handlers } = await openEngine({
     dataDir,
     owner: 'mcp',
     embedWrites: 'background',
     ...(options.env ? { env: options.env } : {}),
   });
   const server = buildMcpServer({
-    handlers: createHandlers(engine),
+    handlers,
     activity: engine.activity,
     transport: 'stdio',
     defaultStore: options.store,

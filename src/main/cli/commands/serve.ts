@@ -3,7 +3,7 @@ import { type Command } from 'commander';
 import { LociError } from '../../../shared/errors';
 import { rendererDir, startDaemon } from '../../daemon';
 import { DEFAULT_PORT } from '../../http/server';
-import { loadOrCreateToken } from '../../engine/store/token';
+import { loadOrCreateToken } from '../../api/host';
 import { runStdio } from '../../mcp/stdio';
 import { intArg } from '../args';
 import type { CommandContext } from '../context';

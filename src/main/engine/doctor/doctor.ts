@@ -4,12 +4,17 @@
 import { statfs } from 'node:fs/promises';
 import type { DoctorCheck, DoctorFixResult, DoctorReport, DoctorStatus } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
-import type { Engine } from '../engine';
 import { contentChecks } from './content';
 import { databaseChecks } from './database';
 import { embeddingChecks } from './embedding';
 import { runtimeChecks } from './runtime';
-import { DEFAULT_LIMITS, type CheckDefinition, type DoctorContext, type Finding } from './types';
+import {
+  DEFAULT_LIMITS,
+  type CheckDefinition,
+  type DoctorContext,
+  type DoctorHost,
+  type Finding,
+} from './types';
 
 export const CHECKS: CheckDefinition[] = [
   ...databaseChecks,
@@ -24,7 +29,7 @@ export type DoctorProbes = Partial<Omit<DoctorContext, 'engine' | 'store' | 'now
 
 export class Doctor {
   constructor(
-    private readonly engine: Engine,
+    private readonly engine: DoctorHost,
     private readonly probes: DoctorProbes = {},
   ) {}
 

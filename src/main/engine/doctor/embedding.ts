@@ -4,7 +4,7 @@ import { readModelDir, verifyModelDir } from '../embed/manifest';
 import { finding, ok, type CheckDefinition, type DoctorContext } from './types';
 
 function activeModel(ctx: DoctorContext) {
-  const list = ctx.engine.listModels();
+  const list = ctx.engine.semantic.models.listModels();
   return { list, model: list.models.find((m) => m.id === list.active && m.installed) ?? null };
 }
 
@@ -94,7 +94,8 @@ export const embeddingChecks: CheckDefinition[] = [
             .run(list.active, dims).changes,
       )();
       ctx.engine.semantic.vectorsChanged(ctx.store);
-      const status = await ctx.engine.embedPending(ctx.store.name);
+      await ctx.engine.semantic.scheduleBackfill(ctx.store);
+      const status = ctx.engine.semantic.statusFor(ctx.store);
       return `Removed ${removed} mismatched vectors; ${status.embedded} embedded, ${status.pending} waiting.`;
     },
   },
@@ -118,7 +119,8 @@ export const embeddingChecks: CheckDefinition[] = [
     async fix(ctx) {
       // What is missing is counted again: the runtime's list may predate the damage.
       ctx.engine.semantic.vectorsChanged(ctx.store);
-      const s = await ctx.engine.embedPending(ctx.store.name);
+      await ctx.engine.semantic.scheduleBackfill(ctx.store);
+      const s = ctx.engine.semantic.statusFor(ctx.store);
       return `Backfill done: ${s.embedded} embedded, ${s.pending} waiting.`;
     },
   },

@@ -2,8 +2,9 @@
 // HTTP endpoint (reachable, loopback only, token), each MCP client's configuration, free
 // disk space and the process's memory.
 import { existsSync, renameSync, statSync, chmodSync } from 'node:fs';
-import { methods } from '../../../shared/api';
-import { SETUP_CLIENTS } from '../../../shared/schemas';
+import { SETUP_CLIENTS } from '../../../shared/constants';
+import type { ClientId } from '../setup/clients';
+import { check as setupCheck, write as setupWrite } from '../setup/setup';
 import { describeOwner, isProcessAlive, readLock } from '../store/lock';
 import { lockFile } from '../store/paths';
 import { tokenPath } from '../store/token';
@@ -65,8 +66,8 @@ export const runtimeChecks: CheckDefinition[] = [
     group: 'Endpoint',
     title: 'HTTP endpoint reachable',
     async run({ engine, fetch, limits }) {
-      const info = await engine.systemInfo();
-      if (!info.url) {
+      const info = engine.servedAt;
+      if (!info) {
         return finding(
           'warn',
           'No daemon serves this data directory: agents using the HTTP endpoint get no answer.',
@@ -95,9 +96,8 @@ export const runtimeChecks: CheckDefinition[] = [
     group: 'Endpoint',
     title: 'Listening on loopback only',
     async run({ engine }) {
-      const info = await engine.systemInfo();
       const host = engine.servingHost();
-      if (!info.url || host === null) return ok('Not listening (nothing to expose).');
+      if (host === null) return ok('Not listening (nothing to expose).');
       if (LOOPBACK.has(host)) return ok(`Bound to ${host}: only this machine can connect.`);
       return finding(
         'warn',
@@ -141,7 +141,9 @@ export const runtimeChecks: CheckDefinition[] = [
     group: 'MCP clients',
     title: 'Client configurations',
     run({ engine }) {
-      const { clients, endpoint } = engine.setupCheck();
+      const env = engine.setupEnv();
+      const clients = setupCheck(env);
+      const endpoint = env.endpoint.url;
       return clients.map((c): Finding => {
         const base = { id: `client.${c.client}`, title: c.name };
         const problems = c.problems.join('; ');
@@ -196,7 +198,7 @@ export const runtimeChecks: CheckDefinition[] = [
       if (!(SETUP_CLIENTS as readonly string[]).includes(client)) {
         throw new Error(`unknown client ${client}`);
       }
-      const r = engine.setupWrite(methods['setup.write'].schema.parse({ client }));
+      const r = setupWrite(engine.setupEnv(), client as ClientId);
       return `Wrote the Loci entry to ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}.`;
     },
   },

@@ -2,7 +2,12 @@
 // line on what was found, a line on what to do) and may offer a fix that is safe to run
 // unattended. Unsafe repairs are only explained in `fix`, never applied.
 import type { DoctorCheck, DoctorStatus } from '../../../shared/api';
-import type { Engine } from '../engine';
+import type { AuditService } from '../audit/service';
+import type { Serving } from '../engine';
+import type { EngineEvents } from '../events';
+import type { Semantic } from '../semantic';
+import type { SetupEnvironment } from '../setup/setup';
+import type { LockInfo } from '../store/lock';
 import type { OpenStore } from '../store/registry';
 
 export interface DoctorLimits {
@@ -28,9 +33,27 @@ export const DEFAULT_LIMITS: DoctorLimits = {
   httpTimeoutMs: 2000,
 };
 
+/** What the doctor needs of the engine core (the Engine is one). */
+export interface DoctorHost {
+  readonly dataDir: string;
+  readonly lockInfo: LockInfo;
+  readonly servedAt: Serving | null;
+  readonly events: EngineEvents;
+  readonly audit: Pick<AuditService, 'verify'>;
+  readonly semantic: Pick<
+    Semantic,
+    'embedding' | 'models' | 'statusFor' | 'vectorsChanged' | 'scheduleBackfill'
+  >;
+  now(): number;
+  store(name: string | undefined): Promise<OpenStore>;
+  rewriteLock(): void;
+  servingHost(): string | null;
+  setupEnv(): SetupEnvironment;
+}
+
 /** What the checks may look at; tests replace the process-level probes. */
 export interface DoctorContext {
-  engine: Engine;
+  engine: DoctorHost;
   store: OpenStore;
   now: number;
   limits: DoctorLimits;

@@ -143,7 +143,7 @@ describe('forget, restore and erase', () => {
     });
     await t.cli.call('link.create', { from: a.id, to: b.id, type: 'related' });
     await t.cli.call('memory.recall', { query: 'office door code' });
-    await t.engine.flushRehearsals();
+    await t.engine.rehearsals.flush();
     const store = await t.engine.store(undefined);
     const rid = (
       store.db.prepare('SELECT rid FROM memory WHERE id = ?').get(a.id) as { rid: number }

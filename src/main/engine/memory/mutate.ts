@@ -21,7 +21,7 @@ import {
   sourceFor,
   type MemoryRow,
 } from './model';
-import { requireRow } from './read';
+import { history, requireRow } from './read';
 import { checkValidity, fingerprintMemory, type AuditedState } from './remember';
 
 export function stateOf(row: MemoryRow): AuditedState {
@@ -231,6 +231,39 @@ export async function updateMemory(
   return scan.rules.length > 0 && row.trust !== 'quarantined' && result.change === 'updated'
     ? { ...result, quarantined: true }
     : result;
+}
+
+/** Brings back an earlier version's text, title, kind and tags as a new version. */
+export async function revertMemory(
+  store: OpenStore,
+  actor: Actor,
+  args: { id: string; version: number; expected_version?: number | undefined },
+  now: () => number,
+): Promise<MutationResult> {
+  const h = history(store, actor, args.id);
+  if (args.version === h.current_version) {
+    throw new LociError('conflict', `Version ${args.version} of ${args.id} is the current one.`);
+  }
+  const v = h.versions.find((x) => x.version === args.version);
+  if (!v) {
+    throw new LociError(
+      'not-found',
+      `${args.id} has no version ${args.version} (it has ${h.versions.map((x) => x.version).join(', ') || 'no earlier versions'}, and ${h.current_version} is current).`,
+    );
+  }
+  return updateMemory(
+    store,
+    actor,
+    {
+      id: args.id,
+      content: v.content,
+      title: v.title,
+      kind: v.kind,
+      tags: v.tags,
+      ...(args.expected_version ? { expected_version: args.expected_version } : {}),
+    },
+    now,
+  );
 }
 
 export function tagMemory(

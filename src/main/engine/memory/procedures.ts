@@ -1,12 +1,12 @@
 // Procedures that compete (DESIGN.md §7, skill competition): agents report whether a
 // procedural memory worked; find_procedures puts the ones with the best record first,
 // judged by the lower bound of the 95 % Wilson interval of their success rate, per niche.
-import type { Actor, OutcomeResult } from '../../../shared/api';
+import type { Actor, FindProceduresResult, OutcomeResult, RecallResult } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { actorName } from './model';
-import { requireRow } from './read';
+import { loadRow, requireRow } from './read';
 
 /** Lower bound of the Wilson score interval (z = 1.96); 0 with no trials. */
 export function wilsonLower(successes: number, trials: number, z = 1.96): number {
@@ -81,4 +81,40 @@ export function isChampion(store: OpenStore, rid: number, niche: string | null):
       `SELECT 1 FROM procedure_standing WHERE rid = ? AND champion = 1 AND (? IS NULL OR niche = ?) LIMIT 1`,
     ).get(rid, niche, niche) !== undefined
   );
+}
+
+/**
+ * Procedures relevant to a task, the proven ones first: the champions of the last
+ * dream's skill competition (in the niche; without one, in any), then 0.7 × relevance
+ * + 0.3 × the lower bound of the Wilson interval of their success rate (in the niche).
+ * `found` is a recall of procedural memories, about three times `limit` deep.
+ */
+export function rankProcedures(
+  store: OpenStore,
+  found: RecallResult,
+  niche: string | null,
+  limit: number,
+): FindProceduresResult {
+  const ranked = found.results
+    .map((hit) => {
+      const rid = loadRow(store, hit.id)?.rid ?? 0;
+      const o = outcomes(store, rid, niche);
+      const wilson = wilsonLower(o.successes, o.successes + o.failures);
+      return {
+        ...hit,
+        ...o,
+        wilson_lower: Math.round(wilson * 1e4) / 1e4,
+        champion: isChampion(store, rid, niche),
+        rank: 0.7 * hit.score + 0.3 * wilson,
+      };
+    })
+    .sort((a, b) => Number(b.champion) - Number(a.champion) || b.rank - a.rank)
+    .slice(0, limit)
+    .map(({ rank: _rank, ...hit }) => hit);
+  return {
+    store: store.name,
+    abstained: found.abstained,
+    degraded: found.degraded,
+    results: ranked,
+  };
 }

@@ -144,7 +144,7 @@ describe('the recall pipeline', () => {
     const b = await remember('The search indexer writes to the products index in elastic.');
     await t.cli.call('link.create', { from: a, to: b, weight: 0.5 });
     await t.cli.call('memory.recall', { query: 'search indexer' });
-    await t.engine.flushRehearsals();
+    await t.engine.rehearsals.flush();
     const link = (await t.cli.call('memory.get', { id: a })).links.outgoing[0]!;
     expect(link.weight).toBeCloseTo(0.55, 10);
     expect(link.traversals).toBe(1);

@@ -191,7 +191,7 @@ describe('rehearsal', () => {
     t.advance(3 * 86_400_000);
     const before = await t.cli.call('memory.get', { id });
     await t.cli.call('memory.recall', { query: 'on-call rotation' });
-    await t.engine.flushRehearsals();
+    await t.engine.rehearsals.flush();
     const after = await t.cli.call('memory.get', { id });
     expect(after.access.count).toBe(before.access.count + 1);
     expect(after.fsrs.reps).toBe(before.fsrs.reps + 1);
@@ -199,7 +199,7 @@ describe('rehearsal', () => {
     expect(after.activation!).toBeGreaterThan(before.activation!);
     // Browsing without rehearsal leaves it alone.
     await t.cli.call('memory.recall', { query: 'on-call rotation', rehearse: false });
-    await t.engine.flushRehearsals();
+    await t.engine.rehearsals.flush();
     expect((await t.cli.call('memory.get', { id })).access.count).toBe(after.access.count);
   });
 
@@ -208,7 +208,7 @@ describe('rehearsal', () => {
     for (let i = 0; i < 60; i++) {
       t.advance(60_000);
       await t.cli.call('memory.recall', { query: 'coffee machine' });
-      await t.engine.flushRehearsals();
+      await t.engine.rehearsals.flush();
     }
     const m = await t.cli.call('memory.get', { id });
     expect(m.access.count).toBe(61);

@@ -1,0 +1,66 @@
+// What a transport needs of the engine besides calling methods: opening one in this
+// process (the CLI and `loci mcp` without a daemon), finding the data directory and the
+// process that owns it, the daemon's token, and the one operation that must run with no
+// engine open (restoring a store's database from a backup). Transports import the engine
+// for its types only; its values reach them through here.
+import { LociError } from '../../shared/errors';
+import { Engine, type EngineOptions } from '../engine/engine';
+import { restoreDatabase, type RestoreResult } from '../engine/store/backup';
+import { DataDirLock, describeOwner, isProcessAlive, readLock } from '../engine/store/lock';
+import type { LockInfo } from '../engine/store/lock';
+import { StoreRegistry } from '../engine/store/registry';
+import { createHandlers, type HandlerRegistry } from './index';
+
+export { resolveDataDir } from '../engine/store/paths';
+export { loadOrCreateToken, tokenSource } from '../engine/store/token';
+export { describeOwner };
+export type { EngineOptions, LockInfo };
+
+/** An engine opened in this process, with the handlers of every method. */
+export async function openEngine(
+  options: EngineOptions,
+): Promise<{ engine: Engine; handlers: HandlerRegistry }> {
+  const engine = await Engine.open(options);
+  return { engine, handlers: createHandlers(engine) };
+}
+
+/** The live process that owns the data directory (its lock names it), if any. */
+export function liveOwner(dataDir: string): LockInfo | null {
+  const lock = readLock(dataDir);
+  return lock && isProcessAlive(lock.pid) ? lock : null;
+}
+
+/**
+ * Replaces a store's database with a backup while no process has the data directory
+ * open (the current file is moved aside, not deleted), then opens it once: integrity
+ * check and migrations, as on any start.
+ */
+export async function restoreStoreOffline(
+  dataDir: string,
+  store: string,
+  file: string,
+): Promise<RestoreResult> {
+  const owner = liveOwner(dataDir);
+  if (owner) {
+    throw new LociError(
+      'store-locked',
+      `Loci is running (${describeOwner(owner)}) and has the store open. Stop it (quit the app or the \`loci serve\` process), then run \`loci backup restore\` again.`,
+      { owner: { pid: owner.pid, kind: owner.kind } },
+    );
+  }
+  const lock = DataDirLock.acquire(dataDir, 'cli');
+  let result;
+  try {
+    new StoreRegistry(dataDir).resolve(store);
+    result = restoreDatabase(dataDir, store, file, Date.now());
+  } finally {
+    lock.release();
+  }
+  const engine = await Engine.open({ dataDir, owner: 'cli', env: {} });
+  try {
+    await engine.store(store);
+  } finally {
+    await engine.close();
+  }
+  return result;
+}
