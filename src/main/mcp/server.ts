@@ -79,6 +79,16 @@ export function buildMcpServer(options: McpSessionOptions): Server {
   );
   const tools = toolDefinitions(options.defaultStore);
   const byName = new Map(tools.map((t) => [t.name, t]));
+  // Per tool: its own fields typed, the contract's fields passed through (see below).
+  const argChecks = new Map(
+    tools.map((t) => [
+      t.name,
+      z.strictObject({
+        ...Object.fromEntries(Object.keys(t.schema.shape).map((k) => [k, z.unknown().optional()])),
+        ...t.own.shape,
+      }),
+    ]),
+  );
   const actor = (): Actor => ({
     kind: 'mcp',
     client: normalizeClient(options.clientId ?? server.getClientVersion()?.name),
@@ -125,15 +135,19 @@ export function buildMcpServer(options: McpSessionOptions): Server {
         args: rawArgs,
         result,
       });
-    const parsed = tool.schema.safeParse(rawArgs);
-    if (!parsed.success) {
-      const message = `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error.issues)}`;
+    // One validation per call: here only the tool's own fields and that no other field
+    // is given; the contract validates the rest when the tool calls its method.
+    const invalid = (message: string): CallToolResult => {
       record(false, 'invalid-args', { text: message });
       return {
         isError: true,
         content: [{ type: 'text', text: message }],
         structuredContent: { error: { code: 'invalid-args', message } },
       };
+    };
+    const parsed = (argChecks.get(tool.name) as z.ZodObject).safeParse(rawArgs);
+    if (!parsed.success) {
+      return invalid(`Invalid arguments for ${tool.name}: ${describeIssues(parsed.error.issues)}`);
     }
     try {
       const answer = await tool.run(client(), parsed.data as Record<string, unknown>);
@@ -145,6 +159,13 @@ export function buildMcpServer(options: McpSessionOptions): Server {
       };
     } catch (err) {
       const data = toErrorData(err);
+      // The contract's verdict on the arguments, said as the tool's.
+      const method = typeof data.data?.method === 'string' ? data.data.method : null;
+      if (data.code === 'invalid-args' && method && data.message.startsWith(`${method}: `)) {
+        return invalid(
+          `Invalid arguments for ${tool.name}: ${data.message.slice(method.length + 2)}`,
+        );
+      }
       record(false, data.code, { text: `${data.message} (${data.code})` });
       return {
         isError: true,

@@ -1,8 +1,13 @@
 // The MCP tools beyond reading and writing memories: procedures and their outcomes, the
 // stores, statistics, the doctor, dreams and file ingestion.
 import { z } from 'zod';
-import { DREAM_PHASES, MemoryIdSchema } from '../../shared/schemas';
-import { read, store, withStore, write, type ToolDefinition } from './toolKit';
+import { DREAM_PHASES } from '../../shared/constants';
+import { fieldsOf, fromContract, read, withStore, write, type ToolDefinition } from './toolKit';
+
+/** One path of `ingest.files`'s `paths`. */
+const ingestPath = (
+  fieldsOf('ingest.files', ['paths']).paths as z.ZodOptional<z.ZodArray<z.ZodString>>
+).unwrap().element;
 
 /** The system tools; `defaultStore` is the daemon's `--store`. */
 export function systemTools(defaultStore?: string): ToolDefinition[] {
@@ -12,12 +17,7 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
       title: 'Record a procedure outcome',
       description:
         'After following a procedural memory (a how-to, a runbook), say whether it worked. Procedures with a better record are offered first by find_procedures.',
-      schema: z.strictObject({
-        id: MemoryIdSchema,
-        success: z.boolean(),
-        niche: z.string().min(1).max(100).optional(),
-        ...store,
-      }),
+      ...fromContract('procedure.recordOutcome', ['id', 'success', 'niche', 'store']),
       annotations: write,
       async run(client, a) {
         const { store: _s, ...rest } = a;
@@ -36,12 +36,7 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
       title: 'Find procedures',
       description:
         'Find how-tos and runbooks for a task, the ones with the best track record first.',
-      schema: z.strictObject({
-        query: z.string().min(1).max(2000),
-        limit: z.number().int().min(1).max(50).optional(),
-        niche: z.string().min(1).max(100).optional(),
-        ...store,
-      }),
+      ...fromContract('procedure.find', ['query', 'limit', 'niche', 'store']),
       annotations: read,
       async run(client, a) {
         const { store: _s, ...rest } = a;
@@ -62,7 +57,7 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
       title: 'Stores',
       description:
         'The memory stores of this user (for instance one per project); pass `store` to other tools to use one.',
-      schema: z.strictObject({}),
+      ...fromContract('store.list', []),
       annotations: read,
       async run(client) {
         const r = await client.call('store.list', {});
@@ -77,7 +72,7 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
       title: 'Statistics',
       description:
         'How many memories, links and versions a store holds, and whether semantic search is on.',
-      schema: z.strictObject({ ...store }),
+      ...fromContract('stats.get', ['store']),
       annotations: read,
       async run(client, a) {
         const r = await client.call('stats.get', withStore(a, {}, defaultStore));
@@ -92,7 +87,7 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
       title: 'Health check',
       description:
         "Loci's own health report: database, indexes, embedding model, audit chain, endpoint, client configurations, disk. Read-only: it explains problems and their fixes, and never applies one (the user does, with `loci doctor --fix` or the Doctor view). Use it when recall seems wrong or slow.",
-      schema: z.strictObject({ ...store }),
+      ...fromContract('doctor.run', ['store']),
       annotations: read,
       async run(client, a) {
         const r = await client.call('doctor.run', withStore(a, {}, defaultStore));
@@ -109,14 +104,9 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
       title: 'Dream (consolidate)',
       description:
         "Run a consolidation cycle over the memory store: strengthen links among memories used together, find clusters, cool arousal, fade unused links and memories (softly; pinned ones are never touched), let procedures compete on their recorded outcomes, and propose summaries, links and merges of near-duplicates. Proposals wait in the user's review inbox; nothing proposed becomes a memory until the user accepts it. Use dry_run to see what would change without changing anything.",
-      schema: z.strictObject({
-        dry_run: z.boolean().optional().describe('Report what would change, and change nothing.'),
-        phases: z
-          .array(z.enum(DREAM_PHASES))
-          .min(1)
-          .optional()
-          .describe(`A subset of the phases (default: all): ${DREAM_PHASES.join(', ')}.`),
-        ...store,
+      ...fromContract('dream.run', ['dry_run', 'phases', 'store'], {
+        dry_run: 'Report what would change, and change nothing.',
+        phases: `A subset of the phases (default: all): ${DREAM_PHASES.join(', ')}.`,
       }),
       annotations: write,
       async run(client, a) {
@@ -151,19 +141,18 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
       title: 'Ingest a file',
       description:
         "Read a file (or a folder, recursively) from the user's machine into memory: Markdown, text, source code, JSON, CSV, HTML, PDF or DOCX, cut into chunks linked to a document memory and tagged `source:<file name>`. Only paths inside the folders the user allowed in Loci (Settings → allowed folders, or `loci ingest allow <folder>`) are read; anything else is refused. Returns what happened to each file.",
-      schema: z.strictObject({
-        path: z
-          .string()
-          .min(1)
-          .max(4096)
-          .describe('The absolute path of the file or folder, inside an allowed folder.'),
-        tags: z
-          .array(z.string().min(1).max(100))
-          .max(8)
-          .optional()
-          .describe('Extra tags for every memory made from it.'),
-        ...store,
-      }),
+      ...fromContract(
+        'ingest.files',
+        ['tags', 'store'],
+        {
+          tags: 'Extra tags for every memory made from it.',
+        }, // The contract takes `paths` (a list); a tool call reads one path, of the same type.
+        z.strictObject({
+          path: ingestPath.describe(
+            'The absolute path of the file or folder, inside an allowed folder.',
+          ),
+        }),
+      ),
       annotations: write,
       async run(client, a) {
         const r = await client.call(

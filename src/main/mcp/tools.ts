@@ -3,19 +3,8 @@
 // the text answer is a readable rendering of the same structured result.
 import { z } from 'zod';
 import type { MethodResult } from '../../shared/api';
-import {
-  EvidenceSchema,
-  KindSchema,
-  LinkTypeSchema,
-  MemoryIdSchema,
-  SessionSchema,
-  SpeakerSchema,
-  TagsSchema,
-  TimestampSchema,
-  VisibilitySchema,
-} from '../../shared/schemas';
 import { systemTools } from './systemTools';
-import { read, store, withStore, write, type ToolDefinition } from './toolKit';
+import { fromContract, read, withStore, write, type ToolDefinition } from './toolKit';
 
 export type { ToolAnswer, ToolDefinition } from './toolKit';
 
@@ -62,38 +51,39 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
       title: 'Remember',
       description:
         'Store something worth keeping across sessions: a decision, a convention, a fact about the codebase or the user, a procedure that worked, a mistake to avoid. Write it as a self-contained note (up to 64 KiB). Returns the memory id; `duplicate: true` when the same text was already stored; `quarantined: true` when it looked like a credential (then it is kept out of recall until the user approves it — never store secrets).',
-      schema: z.strictObject({
-        content: z.string().describe('The note itself, self-contained.'),
-        title: z
-          .string()
-          .max(200)
-          .optional()
-          .describe('A one-line title (default: the first line).'),
-        kind: KindSchema.optional().describe(
-          'episodic (an event), semantic (a fact), procedural (how to do something), affective (a feeling or preference), prospective (something to do later).',
-        ),
-        tags: TagsSchema.optional(),
-        visibility: VisibilitySchema.optional().describe(
-          '"private": only you (this client) will see it; "shared" (default): every agent of this user.',
-        ),
-        valid_from: TimestampSchema.optional().describe('When the fact starts to hold (ISO 8601).'),
-        valid_to: TimestampSchema.optional().describe('When the fact stops holding (ISO 8601).'),
-        evidence: z
-          .array(EvidenceSchema)
-          .max(16)
-          .optional()
-          .describe(
+      ...fromContract(
+        'memory.remember',
+        [
+          'content',
+          'title',
+          'kind',
+          'tags',
+          'visibility',
+          'valid_from',
+          'valid_to',
+          'evidence',
+          'occurred_at',
+          'session',
+          'speaker',
+          'store',
+        ],
+        {
+          content: 'The note itself, self-contained.',
+          title: 'A one-line title (default: the first line).',
+          kind: 'episodic (an event), semantic (a fact), procedural (how to do something), affective (a feeling or preference), prospective (something to do later).',
+          visibility:
+            '"private": only you (this client) will see it; "shared" (default): every agent of this user.',
+          valid_from: 'When the fact starts to hold (ISO 8601).',
+          valid_to: 'When the fact stops holding (ISO 8601).',
+          evidence:
             'Verbatim quotes backing the memory, with who said them: USER, TOOL, ACT or SELF.',
-          ),
-        occurred_at: TimestampSchema.optional().describe(
-          'When the thing happened or was said (ISO 8601), if not now: "when did …" questions use it.',
-        ),
-        session: SessionSchema.optional().describe(
-          'The conversation or thread this belongs to (your session id): recall reads the turns around a match.',
-        ),
-        speaker: SpeakerSchema.optional().describe('Who said it (a name, "user", "assistant").'),
-        ...store,
-      }),
+          occurred_at:
+            'When the thing happened or was said (ISO 8601), if not now: "when did …" questions use it.',
+          session:
+            'The conversation or thread this belongs to (your session id): recall reads the turns around a match.',
+          speaker: 'Who said it (a name, "user", "assistant").',
+        },
+      ),
       annotations: write,
       async run(client, a) {
         const { store: _s, ...rest } = a;
@@ -109,30 +99,32 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
       title: 'Recall',
       description:
         'Search long-term memory before answering or acting: decisions, conventions, past fixes, user preferences, what was said in past conversations. Ask in plain words; identifiers, file names, names of people and times ("in March", "last week") work too. Returns the best memories with a score, a confidence and a one-line `why`, and the answer\'s `confidence` (high, medium, low: low means more likely than not that what you asked is not among them — check before relying on it); `abstained: true` when nothing stored is about the question (then say you do not know rather than guess). Compact by default; `format: "verbose"` returns whole memories and the score breakdown; `max_tokens` caps the answer size.',
-      schema: z.strictObject({
-        query: z.string().min(1).max(2000),
-        limit: z
-          .number()
-          .int()
-          .min(1)
-          .max(100)
-          .optional()
-          .describe('At most this many results (default 10).'),
-        kinds: z.array(KindSchema).optional(),
-        tags: TagsSchema.optional().describe('Only memories with all of these tags.'),
-        as_of: TimestampSchema.optional().describe('Only facts valid at this time (ISO 8601).'),
-        session: SessionSchema.optional().describe('Only memories of this session.'),
-        speaker: SpeakerSchema.optional().describe('Only memories said by this speaker.'),
-        occurred_after: TimestampSchema.optional().describe(
-          'Only memories that happened at or after this time (ISO 8601).',
-        ),
-        occurred_before: TimestampSchema.optional().describe(
-          'Only memories that happened before this time (ISO 8601).',
-        ),
-        max_tokens: z.number().int().min(32).max(200_000).optional(),
-        format: z.enum(['compact', 'verbose']).optional(),
-        ...store,
-      }),
+      ...fromContract(
+        'memory.recall',
+        [
+          'query',
+          'limit',
+          'kinds',
+          'tags',
+          'as_of',
+          'session',
+          'speaker',
+          'occurred_after',
+          'occurred_before',
+          'max_tokens',
+          'format',
+          'store',
+        ],
+        {
+          limit: 'At most this many results (default 10).',
+          tags: 'Only memories with all of these tags.',
+          as_of: 'Only facts valid at this time (ISO 8601).',
+          session: 'Only memories of this session.',
+          speaker: 'Only memories said by this speaker.',
+          occurred_after: 'Only memories that happened at or after this time (ISO 8601).',
+          occurred_before: 'Only memories that happened before this time (ISO 8601).',
+        },
+      ),
       annotations: { ...read, idempotentHint: false },
       async run(client, a) {
         const { store: _s, ...rest } = a;
@@ -168,7 +160,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
       title: 'Read a memory',
       description:
         'Read one memory in full by id: content, tags, provenance, evidence, links, versions count and how often it has been used.',
-      schema: z.strictObject({ id: MemoryIdSchema, ...store }),
+      ...fromContract('memory.get', ['id', 'store']),
       annotations: read,
       async run(client, a) {
         const m = await client.call(
@@ -188,19 +180,16 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
       title: 'Update a memory',
       description:
         'Correct or extend a memory (the previous text is kept as a version the user can restore). Give only the fields to change.',
-      schema: z.strictObject({
-        id: MemoryIdSchema,
-        content: z.string().optional(),
-        title: z.string().max(200).optional(),
-        tags: TagsSchema.optional().describe('Replaces the tags.'),
-        pinned: z.boolean().optional(),
-        occurred_at: TimestampSchema.nullable()
-          .optional()
-          .describe('When it happened (ISO 8601); null clears it.'),
-        session: SessionSchema.nullable().optional().describe('Its session; null clears it.'),
-        speaker: SpeakerSchema.nullable().optional().describe('Who said it; null clears it.'),
-        ...store,
-      }),
+      ...fromContract(
+        'memory.update',
+        ['id', 'content', 'title', 'tags', 'pinned', 'occurred_at', 'session', 'speaker', 'store'],
+        {
+          tags: 'Replaces the tags.',
+          occurred_at: 'When it happened (ISO 8601); null clears it.',
+          session: 'Its session; null clears it.',
+          speaker: 'Who said it; null clears it.',
+        },
+      ),
       annotations: { ...write, idempotentHint: true },
       async run(client, a) {
         const { store: _s, ...rest } = a;
@@ -221,7 +210,14 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
       title: 'Forget a memory',
       description:
         'Forget a memory that is wrong or obsolete. By default it is only hidden and the user can restore it; `hard: true` erases it for good (only when the user asked for that).',
-      schema: z.strictObject({ id: MemoryIdSchema, hard: z.boolean().optional(), ...store }),
+      ...fromContract(
+        'memory.forget',
+        ['id', 'store'],
+        {},
+        z.strictObject({
+          hard: z.boolean().optional().describe('Erase it for good (only when the user asked).'),
+        }),
+      ),
       annotations: {
         readOnlyHint: false,
         destructiveHint: true,
@@ -246,13 +242,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
       title: 'Link two memories',
       description:
         'Record how two memories relate: related, causes, supports, contradicts, part_of, follows, derived_from, supersedes (the first replaces the second), same_as. `weight` 0–1 says how strongly (default 0.5).',
-      schema: z.strictObject({
-        from: MemoryIdSchema,
-        to: MemoryIdSchema,
-        type: LinkTypeSchema,
-        weight: z.number().min(0).max(1).optional(),
-        ...store,
-      }),
+      ...fromContract('link.create', ['from', 'to', 'type', 'weight', 'store']),
       annotations: { ...write, idempotentHint: true },
       async run(client, a) {
         const { store: _s, ...rest } = a;
@@ -268,12 +258,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
       title: 'Explore links',
       description:
         'The memories linked to one memory, up to `depth` hops (1–3), with the path from the start to each.',
-      schema: z.strictObject({
-        id: MemoryIdSchema,
-        depth: z.number().int().min(1).max(3).optional(),
-        types: z.array(LinkTypeSchema).optional(),
-        ...store,
-      }),
+      ...fromContract('graph.neighbors', ['id', 'depth', 'types', 'store']),
       annotations: read,
       async run(client, a) {
         const { store: _s, ...rest } = a;
@@ -294,12 +279,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
       title: 'Timeline',
       description:
         'Memories written in a time range, oldest first (the newest 50 when no range is given). Use it for "what happened last week" questions.',
-      schema: z.strictObject({
-        from: TimestampSchema.optional(),
-        to: TimestampSchema.optional(),
-        tags: TagsSchema.optional(),
-        ...store,
-      }),
+      ...fromContract('memory.timeline', ['from', 'to', 'tags', 'store']),
       annotations: read,
       async run(client, a) {
         const { store: _s, ...rest } = a;
@@ -315,10 +295,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
       title: 'Memory map',
       description:
         'A one-line-per-memory index of what is stored (pinned first, then newest), within `max_tokens` (default 2000). Keep it in context to know what to recall. It is identical while nothing changes, and it says how many memories it left out.',
-      schema: z.strictObject({
-        max_tokens: z.number().int().min(64).max(50_000).optional(),
-        ...store,
-      }),
+      ...fromContract('memory.map', ['max_tokens', 'store']),
       annotations: read,
       async run(client, a) {
         const { store: _s, ...rest } = a;

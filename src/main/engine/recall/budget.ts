@@ -4,7 +4,9 @@
 
 import { LRUCache } from 'lru-cache';
 
-type Counter = (text: string) => number;
+/** Tokens in a text (the o200k tokenizer). */
+export type TokenCounter = (text: string) => number;
+type Counter = TokenCounter;
 let counter: Counter | null = null;
 
 /**

@@ -5,7 +5,7 @@ import type { Actor } from '../../../shared/api';
 import { isPerson, parseTime, visibilityFilter } from '../memory/model';
 import { conversationFilters, kindAndTagFilters } from '../memory/read';
 import type { Filter } from './lexical';
-import type { ParsedRecall } from './recall';
+import type { ParsedRecall } from './run';
 
 export function recallFilter(args: ParsedRecall, actor: Actor): Filter {
   const where: string[] = ['m.deleted_at IS NULL'];

@@ -8,7 +8,7 @@ import { injectionFlags } from '../write/injection';
 import { truncateText } from './budget';
 import type { Candidate } from './candidates';
 import type { Evidence } from './confidence';
-import type { ParsedRecall } from './recall';
+import type { ParsedRecall } from './run';
 import { scoreParts, type Weights } from './ranking';
 
 /** Compact answers carry about this many characters of each memory. */

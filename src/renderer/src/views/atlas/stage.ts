@@ -12,6 +12,7 @@ import {
   type Scene,
 } from './draw';
 import { FpsMeter } from './fpsMeter';
+import { attachInput, type InputHandle } from './input';
 import { GridIndex } from './hitTest';
 import { LayerCache } from './layerCache';
 import { createLayoutHost, type LayoutHost, type LayoutListener } from './layoutHost';
@@ -32,14 +33,10 @@ export interface StageCallbacks {
 
 export type HostFactory = (listener: LayoutListener) => LayoutHost;
 
-/** Pointer travel (CSS px) under which a press is a click, not a drag. */
-const CLICK_SLOP = 4;
 /** How far the pointer may miss a small node and still hover it (CSS px). */
 const HOVER_SLOP = 4;
-const KEY_PAN = 64;
 /** After the camera stops this long, a zoomed (soft) bitmap is redrawn sharp. */
 const SHARPEN_MS = 150;
-const KEY_ZOOM = 1.25;
 /**
  * While the layout moves, a frame that arrives later than this (ms, about 30 fps)
  * thins the links drawn, strongest kept, and one well inside it brings them back; the
@@ -49,19 +46,10 @@ const LATE_FRAME_MS = 1000 / 30 + 2;
 const QUICK_FRAME_MS = 1000 / 45;
 const MIN_LINK_LIMIT = 1500;
 
-type Gesture =
-  | { kind: 'none' }
-  | { kind: 'press-node'; index: number; x: number; y: number }
-  | { kind: 'drag-node'; index: number }
-  | { kind: 'press-empty'; x: number; y: number }
-  | { kind: 'pan'; x: number; y: number }
-  | { kind: 'pinch'; distance: number };
-
 export class AtlasStage {
   private readonly ctx: CanvasRenderingContext2D | null;
   private readonly host: LayoutHost;
   private readonly meter = new FpsMeter();
-  private readonly pointers = new Map<number, { x: number; y: number }>();
   private readonly cleanup: (() => void)[] = [];
   private model: AtlasModel | null = null;
   private motion: Motion | null = null;
@@ -80,7 +68,7 @@ export class AtlasStage {
   private autoFit = true;
   private fitMask: Uint8Array | null = null;
   private hovered = -1;
-  private gesture: Gesture = { kind: 'none' };
+  private input: InputHandle | null = null;
   private index: GridIndex | null = null;
   private indexVersion = -1;
   private dirty = true;
@@ -314,7 +302,7 @@ export class AtlasStage {
       };
       // While nothing in the base moves, the camera and the hover only need a copy of
       // its bitmap and a fresh overlay.
-      const still = !motion.moving && this.gesture.kind !== 'drag-node';
+      const still = !motion.moving && !this.input?.dragging();
       if (still && this.cache.available) {
         const key = `${this.baseVersion}:${motion.version}`;
         const resting = now - this.cameraMovedAt >= SHARPEN_MS;
@@ -400,171 +388,30 @@ export class AtlasStage {
     this.callbacks.onHover(index, x, y);
   }
 
-  private local(event: { clientX: number; clientY: number }): [number, number] {
-    const rect = this.canvas.getBoundingClientRect();
-    return [event.clientX - rect.left, event.clientY - rect.top];
-  }
-
   private listen(): void {
-    const c = this.canvas;
-    const on = <K extends keyof HTMLElementEventMap>(
-      type: K,
-      handler: (event: HTMLElementEventMap[K]) => void,
-      options?: AddEventListenerOptions,
-    ) => {
-      c.addEventListener(type, handler, options);
-      this.cleanup.push(() => c.removeEventListener(type, handler, options));
-    };
-
-    on('pointerdown', (event) => {
-      if (event.button !== 0) return;
-      const [x, y] = this.local(event);
-      this.pointers.set(event.pointerId, { x, y });
-      try {
-        c.setPointerCapture?.(event.pointerId);
-      } catch {
-        // A pointer the browser no longer tracks: the gesture works without capture.
-      }
-      if (this.pointers.size === 2) {
-        const [a, b] = [...this.pointers.values()] as [
-          { x: number; y: number },
-          { x: number; y: number },
-        ];
-        this.endNodeGesture();
-        this.gesture = { kind: 'pinch', distance: Math.hypot(a.x - b.x, a.y - b.y) };
-        return;
-      }
-      const index = this.hitAt(x, y);
-      this.gesture =
-        index >= 0 ? { kind: 'press-node', index, x, y } : { kind: 'press-empty', x, y };
-    });
-
-    on('pointermove', (event) => {
-      const [x, y] = this.local(event);
-      const last = this.pointers.get(event.pointerId);
-      if (last) this.pointers.set(event.pointerId, { x, y });
-      const g = this.gesture;
-      if (g.kind === 'pinch' && this.pointers.size === 2) {
-        const [a, b] = [...this.pointers.values()] as [
-          { x: number; y: number },
-          { x: number; y: number },
-        ];
-        const distance = Math.hypot(a.x - b.x, a.y - b.y);
-        if (g.distance > 0) {
-          this.userCamera(
-            zoomAt(this.camera, (a.x + b.x) / 2, (a.y + b.y) / 2, distance / g.distance),
-          );
-        }
-        this.gesture = { kind: 'pinch', distance };
-        return;
-      }
-      if (
-        (g.kind === 'press-node' || g.kind === 'press-empty') &&
-        Math.hypot(x - g.x, y - g.y) > CLICK_SLOP
-      ) {
-        if (g.kind === 'press-node') {
-          this.gesture = { kind: 'drag-node', index: g.index };
-        } else {
-          this.gesture = { kind: 'pan', x: g.x, y: g.y };
-        }
-      }
-      const now = this.gesture;
-      if (now.kind === 'drag-node' && this.motion) {
+    const input = attachInput(this.canvas, {
+      camera: () => this.camera,
+      height: () => this.height,
+      hitAt: (x, y) => this.hitAt(x, y),
+      hover: (index, x, y) => this.hover(index, x, y),
+      moveCamera: (next) => this.userCamera(next),
+      dragNode: (index, x, y) => {
+        if (!this.motion) return;
         const [wx, wy] = toWorld(this.camera, x, y);
-        this.motion.place(now.index, wx, wy);
+        this.motion.place(index, wx, wy);
         this.baseVersion++;
-        this.host.send({
-          type: 'drag',
-          generation: this.generation,
-          index: now.index,
-          x: wx,
-          y: wy,
-        });
-        this.hover(now.index, x, y);
-        this.invalidate();
-        return;
-      }
-      if (now.kind === 'pan') {
-        this.userCamera(pan(this.camera, x - now.x, y - now.y));
-        this.gesture = { kind: 'pan', x, y };
-        return;
-      }
-      if (now.kind === 'none' && event.pointerType !== 'touch') {
-        const index = this.hitAt(x, y);
+        this.host.send({ type: 'drag', generation: this.generation, index, x: wx, y: wy });
         this.hover(index, x, y);
-      }
-    });
-
-    const end = (event: PointerEvent, cancelled: boolean) => {
-      this.pointers.delete(event.pointerId);
-      if (c.hasPointerCapture?.(event.pointerId)) c.releasePointerCapture(event.pointerId);
-      const g = this.gesture;
-      if (g.kind === 'press-node' && !cancelled) this.callbacks.onOpen(g.index);
-      this.endNodeGesture();
-      this.gesture = { kind: 'none' };
-    };
-    on('pointerup', (event) => end(event, false));
-    on('pointercancel', (event) => end(event, true));
-    on('pointerleave', () => {
-      if (this.gesture.kind === 'none') this.hover(-1, 0, 0);
-    });
-
-    on(
-      'wheel',
-      (event) => {
-        event.preventDefault();
-        const [x, y] = this.local(event);
-        const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? this.height : 1;
-        // Pinch-zoom on a trackpad arrives as a wheel with ctrlKey and small deltas.
-        const speed = event.ctrlKey ? 0.01 : 0.0015;
-        this.userCamera(zoomAt(this.camera, x, y, Math.exp(-event.deltaY * unit * speed)));
+        this.invalidate();
       },
-      { passive: false },
-    );
-
-    on('dblclick', (event) => {
-      const [x, y] = this.local(event);
-      if (this.hitAt(x, y) >= 0) return;
-      this.userCamera(zoomAt(this.camera, x, y, event.shiftKey ? 0.5 : 2));
+      releaseNode: (index) =>
+        this.host.send({ type: 'release', generation: this.generation, index }),
+      open: (index) => this.callbacks.onOpen(index),
+      zoomBy: (factor) => this.zoomBy(factor),
+      panBy: (dx, dy) => this.panBy(dx, dy),
+      fit: () => this.fit(),
     });
-
-    on('keydown', (event) => {
-      if (event.altKey || event.ctrlKey || event.metaKey) return;
-      const step = event.shiftKey ? KEY_PAN * 3 : KEY_PAN;
-      switch (event.key) {
-        case '+':
-        case '=':
-          this.zoomBy(KEY_ZOOM);
-          break;
-        case '-':
-        case '_':
-          this.zoomBy(1 / KEY_ZOOM);
-          break;
-        case 'ArrowLeft':
-          this.panBy(step, 0);
-          break;
-        case 'ArrowRight':
-          this.panBy(-step, 0);
-          break;
-        case 'ArrowUp':
-          this.panBy(0, step);
-          break;
-        case 'ArrowDown':
-          this.panBy(0, -step);
-          break;
-        case '0':
-          this.fit();
-          break;
-        default:
-          return;
-      }
-      event.preventDefault();
-    });
-  }
-
-  private endNodeGesture(): void {
-    const g = this.gesture;
-    if (g.kind === 'drag-node')
-      this.host.send({ type: 'release', generation: this.generation, index: g.index });
+    this.input = input;
+    this.cleanup.push(() => input.dispose());
   }
 }

@@ -1,0 +1,194 @@
+// What one recall carries through its stages: the context and arguments, the filter and
+// the query's terms, the rows read so far (each row read once), the timings, the notes
+// on what was degraded, and the stage trace. A stage is a function that returns its
+// value with its trace entry; `RecallRun.stage` times it and records the entry, so no
+// stage writes timings or trace by hand.
+import type { z } from 'zod';
+import type { Actor, RecallResult, TraceStage } from '../../../shared/api';
+import type { RecallArgsSchema } from '../../../shared/schemas';
+import type { Config } from '../config';
+import type { Embedder } from '../embed/types';
+import { MEMORY_COLUMNS, type MemoryRow } from '../memory/model';
+import type { OpenStore } from '../store/registry';
+import { stmt } from '../store/statements';
+import type { Thresholds } from './calibration';
+import { recallFilter } from './filter';
+import type { Filter } from './lexical';
+import { round } from './present';
+import type { Recognizer } from './recognizer';
+import { parseQuery, type QueryUnit } from './terms';
+import type { VectorIndex } from './vectorIndex';
+
+export type ParsedRecall = z.output<typeof RecallArgsSchema>;
+
+export interface RecallVectors {
+  embedder: Embedder;
+  index: VectorIndex;
+  /** Live memories still waiting for a vector of this model. */
+  pending: number;
+}
+
+export interface RecallContext {
+  store: OpenStore;
+  actor: Actor;
+  now: number;
+  config: Config['recall'];
+  /** Null when the store has no vectors of the active model yet. */
+  vectors: RecallVectors | null;
+  semantic: boolean;
+  recognizer: Recognizer;
+  threshold: Thresholds;
+  /** Notes from the embedding service (why semantic is off, …). */
+  notes: string[];
+  rehearse: (rids: number[], pairs: [number, number][]) => void;
+}
+
+/** A stage's answer: its value, and what its trace entry shows (items best first). */
+export interface StageOutput<T> {
+  value: T;
+  items: { rid: number; score: number; note?: string }[];
+  detail: Record<string, unknown>;
+}
+
+/** What recall says while `n` memories wait for their vectors. */
+export function notEmbeddedNote(n: number): string {
+  return `${n} ${n === 1 ? 'memory is' : 'memories are'} not embedded yet; until then only their words can match`;
+}
+
+export class RecallRun {
+  readonly filter: Filter;
+  readonly units: QueryUnit[];
+  readonly degraded: string[];
+  readonly timings: Record<string, number> = {};
+  private readonly trace: TraceStage[] = [];
+  private readonly rows = new Map<number, MemoryRow>();
+  private readonly started = performance.now();
+  private last = this.started;
+  /** Time spent embedding the query, reported apart (`embed_ms`), not in `total_ms`. */
+  private embedMs = 0;
+
+  constructor(
+    readonly ctx: RecallContext,
+    readonly args: ParsedRecall,
+  ) {
+    this.degraded = [...ctx.notes];
+    if (ctx.vectors && ctx.vectors.pending > 0) {
+      this.degraded.push(notEmbeddedNote(ctx.vectors.pending));
+    }
+    this.filter = recallFilter(args, ctx.actor);
+    this.units = parseQuery(args.query);
+    this.mark('parse');
+  }
+
+  get db() {
+    return this.ctx.store.db;
+  }
+
+  /** Records the time since the previous mark as `<name>_ms`. */
+  private mark(name: string): number {
+    const now = performance.now();
+    const ms = round(now - this.last);
+    this.timings[`${name}_ms`] = ms;
+    this.last = now;
+    return ms;
+  }
+
+  /** Runs one stage, timing it and recording its trace entry. */
+  stage<T>(name: TraceStage['name'], run: () => StageOutput<T>): T {
+    const out = run();
+    this.record(name, out);
+    return out.value;
+  }
+
+  async stageAsync<T>(name: TraceStage['name'], run: () => Promise<StageOutput<T>>): Promise<T> {
+    const out = await run();
+    this.record(name, out);
+    return out.value;
+  }
+
+  private record(name: TraceStage['name'], out: StageOutput<unknown>): void {
+    const ms = this.mark(name);
+    this.trace.push({ name, ms, items: this.items(out.items), detail: out.detail });
+  }
+
+  /** Times an embedding of the query: counted apart, and not in the stage around it. */
+  async embedding<T>(run: () => Promise<T>): Promise<T> {
+    const t = performance.now();
+    const value = await run();
+    const now = performance.now();
+    this.embedMs += now - t;
+    this.last += now - t;
+    return value;
+  }
+
+  /** Reads the rows of these memories that are not read yet. */
+  hydrate(rids: readonly number[]): void {
+    const missing = rids.filter((r) => !this.rows.has(r));
+    if (missing.length === 0) return;
+    for (const row of stmt(
+      this.db,
+      `SELECT ${MEMORY_COLUMNS} FROM memory m WHERE m.rid IN (${missing.map(() => '?').join(', ')})`,
+    ).all(...missing) as MemoryRow[]) {
+      this.rows.set(row.rid, row);
+    }
+  }
+
+  row(rid: number): MemoryRow | undefined {
+    return this.rows.get(rid);
+  }
+
+  /** The rows of these memories (read now where needed), those that exist. */
+  rowsOf(rids: readonly number[]): Map<number, MemoryRow> {
+    this.hydrate(rids);
+    return new Map(
+      rids.flatMap((r) => (this.rows.has(r) ? [[r, this.rows.get(r) as MemoryRow]] : [])),
+    );
+  }
+
+  /** Whether a memory passes this recall's filter (visibility, kinds, tags, times…). */
+  passes(rid: number): boolean {
+    return (
+      stmt(this.db, `SELECT 1 FROM memory m WHERE m.rid = ? AND ${this.filter.sql}`).get(
+        rid,
+        ...this.filter.params,
+      ) !== undefined
+    );
+  }
+
+  /** Trace items (only with `explain`): the first 30, with id and title. */
+  private items(list: StageOutput<unknown>['items']): TraceStage['items'] {
+    if (!this.args.explain) return [];
+    const top = list.slice(0, 30);
+    this.hydrate(top.map((i) => i.rid));
+    return top.map((i) => ({
+      id: this.rows.get(i.rid)?.id ?? String(i.rid),
+      title: this.rows.get(i.rid)?.title ?? '',
+      score: round(i.score, 4),
+      ...(i.note ? { note: i.note } : {}),
+    }));
+  }
+
+  /** The answer, with the timings, what was degraded and (with `explain`) the trace. */
+  finish(
+    result: Omit<RecallResult, 'store' | 'semantic' | 'timings' | 'degraded' | 'trace'>,
+    extra: string[] = [],
+  ): RecallResult {
+    this.timings.total_ms = round(performance.now() - this.started - this.embedMs);
+    if (this.embedMs > 0) this.timings.embed_ms = round(this.embedMs);
+    const out: RecallResult = {
+      store: this.ctx.store.name,
+      semantic: this.ctx.semantic ? 'on' : 'off',
+      ...result,
+      degraded: [...this.degraded, ...extra],
+      timings: this.timings,
+    };
+    if (this.args.explain) {
+      out.trace = {
+        query: this.args.query,
+        terms: this.units.map((u) => u.text),
+        stages: this.trace,
+      };
+    }
+    return out;
+  }
+}

@@ -1,0 +1,87 @@
+// The MCP tools' arguments come from the contract: each field a tool lists is the
+// contract's field of the method it calls (the same types and limits), and a call is
+// validated once — by the contract — except for the few fields a tool reads itself.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { methods } from '../../shared/api';
+import { openTestEngine } from '../../../test/helpers/engine';
+import { buildMcpServer } from './server';
+import { toolDefinitions } from './tools';
+
+const withoutDescription = (schema: z.ZodType) => {
+  const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  delete json.description;
+  return json;
+};
+
+describe('MCP tool arguments', () => {
+  it('lists, for every tool, fields of its contract method with the same types and limits', () => {
+    for (const tool of toolDefinitions()) {
+      const contract = (methods[tool.method].schema as unknown as z.ZodObject).shape;
+      for (const [name, field] of Object.entries(tool.schema.shape)) {
+        if (name in tool.own.shape) continue;
+        expect(
+          contract[name],
+          `${tool.name}.${name} is not a field of ${tool.method}`,
+        ).toBeDefined();
+        expect(withoutDescription(field as z.ZodType), `${tool.name}.${name}`).toEqual(
+          withoutDescription(contract[name] as z.ZodType),
+        );
+      }
+    }
+  });
+
+  it('never offers an agent the fields reserved for a person', () => {
+    const recall = toolDefinitions().find((t) => t.name === 'recall');
+    for (const reserved of ['as_client', 'include_quarantined', 'rehearse', 'explain'])
+      expect(Object.keys(recall?.schema.shape ?? {})).not.toContain(reserved);
+  });
+
+  it('validates a call once: the contract judges the values, the tool only its own fields', async () => {
+    const t = await openTestEngine();
+    try {
+      let dispatched = 0;
+      const handlers = Object.create(t.handlers) as typeof t.handlers;
+      handlers.dispatch = (method, args, ctx) => {
+        dispatched++;
+        return t.handlers.dispatch(method, args, ctx);
+      };
+      const server = buildMcpServer({
+        handlers,
+        activity: t.engine.activity,
+        transport: 'in-memory',
+      });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new Client({ name: 'tools-test', version: '1.0.0' });
+      await client.connect(clientSide);
+      const call = async (name: string, args: Record<string, unknown>) =>
+        (await client.callTool({ name, arguments: args })) as {
+          isError?: boolean;
+          content: { text: string }[];
+        };
+      // A value the contract refuses: its message, reached through one dispatch.
+      const empty = await call('recall', { query: '   ' });
+      expect(empty.isError).toBe(true);
+      expect(empty.content[0]?.text).toBe(
+        'Invalid arguments for recall: query: the query is empty',
+      );
+      expect(dispatched).toBe(1);
+      // A field that is the tool's own is checked before any dispatch.
+      const hard = await call('forget', { id: '01ARZ3NDEKTSV4RRFFQ69G5FAV', hard: 'yes' });
+      expect(hard.content[0]?.text).toMatch(/^Invalid arguments for forget: hard: /);
+      expect(dispatched).toBe(1);
+      // So is a field the tool does not have.
+      const extra = await call('read', { id: '01ARZ3NDEKTSV4RRFFQ69G5FAV', include_deleted: true });
+      expect(extra.content[0]?.text).toBe(
+        'Invalid arguments for read: unknown field "include_deleted"',
+      );
+      expect(dispatched).toBe(1);
+      await client.close();
+    } finally {
+      await t.close();
+    }
+  });
+});
