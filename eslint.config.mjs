@@ -1,11 +1,15 @@
-// Lint, including the layering of DESIGN.md §3, enforced here rather than by hand:
-// - only src/main/electron and src/preload import `electron`;
-// - src/shared imports nothing of ours and nothing of Node (it runs in the renderer too);
-// - the renderer imports only src/shared and browser APIs;
-// - the engine knows nothing of its transports (api, mcp, http, cli, electron);
-// - transports (cli, mcp, http, electron) import the engine's types only.
+// Lint, including the layering of DESIGN.md §3, enforced here rather than by hand.
+// The arrows between our own folders are an allow-list of resolved paths
+// (eslint-plugin-boundaries): shared ← engine ← api ← transports (mcp, http, cli,
+// electron) ← composition roots (daemon.ts, index.ts, cli.ts); transports see the
+// engine's types only; the renderer sees src/shared only; the preload sees the bridge
+// only; `import()`, `require()` and re-exports count as imports. What comes from outside
+// is held by no-restricted-imports: only src/main/electron and src/preload import
+// `electron` (any subpath); src/shared and the renderer import nothing of Node; the
+// renderer takes only types from the contract, so zod stays out of its bundle.
 // test/layering.test.ts proves each of these rules fires.
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 
 const NODE_BUILTINS = [
@@ -62,15 +66,87 @@ function dynamicBans(pattern, message) {
   ];
 }
 
-const ENGINE_TRANSPORTS = '^(\\.\\.\\/)+(api|mcp|http|cli|electron|daemon|index)(\\/|\\.ts|$)';
-const ENGINE_MESSAGE = 'The engine knows nothing of its transports (DESIGN.md §3).';
+/** The layers, by resolved path (the first descriptor that matches a file wins). */
+const ELEMENTS = [
+  { type: 'shared', pattern: 'src/shared', partialMatch: false },
+  { type: 'engine', pattern: 'src/main/engine', partialMatch: false },
+  { type: 'api', pattern: 'src/main/api', partialMatch: false },
+  { type: 'transport', pattern: 'src/main/(mcp|http|cli|electron)', partialMatch: false },
+  { type: 'daemon', pattern: 'src/main/daemon.ts', mode: 'file' },
+  { type: 'root', pattern: 'src/main/(index|cli).ts', mode: 'file' },
+  { type: 'preload', pattern: 'src/preload', partialMatch: false },
+  { type: 'renderer', pattern: 'src/renderer', partialMatch: false },
+];
 
-const TRANSPORT_ENGINE = '^(\\.\\.\\/)+engine(\\/|$)';
-const TRANSPORT_MESSAGE =
-  "Transports import the engine's types only; its values come through src/main/api (DESIGN.md §3).";
+const to = (...types) => ({ to: { element: { types } } });
+const from = (type) => ({ element: { type } });
+const LAYERS = 'DESIGN.md §3, docs/architecture.md';
+const MESSAGES = {
+  shared: `src/shared imports nothing from the rest of the project (${LAYERS}).`,
+  engine: `The engine knows nothing of its transports (${LAYERS}).`,
+  api: `The handlers know nothing of their transports or composition roots (${LAYERS}).`,
+  transport: `Transports import the engine's types only; its values come through src/main/api (${LAYERS}).`,
+  renderer: 'The renderer talks to the engine through lib/engineClient.ts, never by import.',
+  preload: `The preload sees only the bridge: shared/bridge.ts, errors.ts and events.ts (${LAYERS}).`,
+};
 
-/** What src/shared may import: no Node, no electron, nothing outside src/shared. */
-function sharedImports(leavesShared) {
+/** Who may import whom among our own files; anything not allowed here is refused. */
+const POLICIES = [
+  { from: from('shared'), allow: to('shared') },
+  { from: from('engine'), allow: to('shared', 'engine') },
+  { from: from('api'), allow: to('shared', 'engine', 'api') },
+  { from: from('transport'), allow: to('shared', 'api', 'transport') },
+  { from: from('transport'), allow: { ...to('engine'), dependency: { kind: 'type' } } },
+  // `loci serve` and the desktop shell start the daemon's composition.
+  { from: from('transport'), allow: to('daemon') },
+  { from: from('daemon'), allow: to('shared', 'engine', 'api', 'transport') },
+  { from: from('root'), allow: to('shared', 'engine', 'api', 'transport', 'daemon') },
+  {
+    from: from('preload'),
+    allow: [
+      to('preload'),
+      { to: { element: { type: 'shared', fileInternalPath: '{bridge,errors,events}.ts' } } },
+    ],
+  },
+  { from: from('renderer'), allow: to('shared', 'renderer') },
+  // What each refusal says.
+  {
+    from: from('shared'),
+    disallow: { to: { element: { type: '!shared' } } },
+    message: MESSAGES.shared,
+  },
+  {
+    from: from('engine'),
+    disallow: to('api', 'transport', 'daemon', 'root', 'preload', 'renderer'),
+    message: MESSAGES.engine,
+  },
+  {
+    from: from('api'),
+    disallow: to('transport', 'daemon', 'root', 'preload', 'renderer'),
+    message: MESSAGES.api,
+  },
+  {
+    from: from('transport'),
+    disallow: { ...to('engine'), dependency: { kind: 'value' } },
+    message: MESSAGES.transport,
+  },
+  {
+    from: from('renderer'),
+    disallow: to('engine', 'api', 'transport', 'daemon', 'root', 'preload'),
+    message: MESSAGES.renderer,
+  },
+  {
+    from: from('preload'),
+    disallow: [
+      to('engine', 'api', 'transport', 'daemon', 'root', 'renderer'),
+      { to: { element: { type: 'shared', fileInternalPath: '!{bridge,errors,events}.ts' } } },
+    ],
+    message: MESSAGES.preload,
+  },
+];
+
+/** What src/shared may import from outside: no Node, no electron. */
+function sharedImports() {
   return {
     paths: [
       electronBan,
@@ -81,7 +157,6 @@ function sharedImports(leavesShared) {
     ],
     patterns: [
       electronSubpaths,
-      { regex: leavesShared, message: 'src/shared imports nothing from the rest of the project.' },
       { regex: '^node:', message: 'src/shared is runtime-neutral: no Node APIs.' },
     ],
   };
@@ -140,13 +215,25 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    files: ['src/shared/*.ts'],
-    rules: { 'no-restricted-imports': ['error', sharedImports('^\\.\\./')] },
+    // The layers (see ELEMENTS and POLICIES); tests may reach across them.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', 'src/**/*.d.ts'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.mjs', '.js'] } },
+      'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import', 'require'],
+      'boundaries/elements': ELEMENTS,
+      'boundaries/legacy-warnings': false,
+    },
+    rules: {
+      'boundaries/dependencies': ['error', { default: 'disallow', policies: POLICIES }],
+      // Every source file belongs to a layer.
+      'boundaries/no-unknown-files': 'error',
+    },
   },
   {
-    // The contract by domain (src/shared/api/*.ts) may import its siblings in src/shared.
-    files: ['src/shared/*/**'],
-    rules: { 'no-restricted-imports': ['error', sharedImports('^\\.\\./\\.\\./')] },
+    files: ['src/shared/**'],
+    rules: { 'no-restricted-imports': ['error', sharedImports()] },
   },
   {
     files: ['src/renderer/**'],
@@ -164,20 +251,12 @@ export default tseslint.config(
           patterns: [
             electronSubpaths,
             { regex: '^node:', message: 'The renderer uses browser APIs only.' },
-            {
-              regex: '(^|/)(main|preload)(/|$)',
-              message:
-                'The renderer talks to the engine through lib/engineClient.ts, never by import.',
-            },
           ],
         },
       ],
       'no-restricted-syntax': [
         'error',
-        ...dynamicBans(
-          '(^node:|(^|\\/)(main|preload)(\\/|$)|^electron)',
-          'The renderer talks to the engine through lib/engineClient.ts, never by import.',
-        ),
+        ...dynamicBans('(^node:|^electron)', 'The renderer uses browser APIs only.'),
         {
           selector: "CallExpression[callee.name='createRequire']",
           message: 'The renderer uses browser APIs only.',
@@ -211,47 +290,11 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': 'off' },
   },
   {
-    files: ['src/main/engine/**'],
+    // `import('electron')` and `require('electron')` too: only the shell loads electron.
+    files: ['src/main/**', 'src/shared/**'],
+    ignores: ['src/main/electron/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [electronBan],
-          patterns: [
-            electronSubpaths,
-            {
-              regex: '^(\\.\\./)+(api|mcp|http|cli|electron|daemon|index)(/|\\.ts|$)',
-              message: ENGINE_MESSAGE,
-            },
-          ],
-        },
-      ],
-      'no-restricted-syntax': [
-        'error',
-        ...dynamicBans(ENGINE_TRANSPORTS, ENGINE_MESSAGE),
-        ...dynamicBans('^electron(\\/|$)', electronBan.message),
-      ],
-    },
-  },
-  {
-    // Transports see the engine's types only: its values (opening one, the data
-    // directory, the lock, the token) reach them through src/main/api (api/host.ts).
-    files: ['src/main/{cli,mcp,http,electron}/**/*.ts'],
-    ignores: ['**/*.test.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^(\\.\\./)+engine(/|$)',
-              allowTypeImports: true,
-              message: TRANSPORT_MESSAGE,
-            },
-          ],
-        },
-      ],
-      'no-restricted-syntax': ['error', ...dynamicBans(TRANSPORT_ENGINE, TRANSPORT_MESSAGE)],
+      'no-restricted-syntax': ['error', ...dynamicBans('^electron(\\/|$)', electronBan.message)],
     },
   },
   {

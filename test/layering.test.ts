@@ -12,7 +12,8 @@ async function importErrors(filePath: string, source: string): Promise<string[]>
       (m) =>
         m.ruleId === 'no-restricted-imports' ||
         m.ruleId === '@typescript-eslint/no-restricted-imports' ||
-        m.ruleId === 'no-restricted-syntax',
+        m.ruleId === 'no-restricted-syntax' ||
+        m.ruleId === 'boundaries/dependencies',
     )
     .map((m) => m.message);
 }
@@ -187,6 +188,66 @@ describe('layering lint', () => {
     ).toMatch(/engine's types only/);
   });
 
+  it('holds the preload to the bridge, the handlers below their transports, re-exports too', async () => {
+    expect(
+      await importErrors(
+        'src/preload/index.ts',
+        `import { IPC_CALL } from '../shared/bridge'; import { isLociErrorData } from '../shared/errors'; void IPC_CALL; void isLociErrorData;`,
+      ),
+    ).toEqual([]);
+    const breaches: [string, string, RegExp][] = [
+      [
+        'src/preload/index.ts',
+        `import { methods } from '../shared/api'; void methods;`,
+        /only the bridge/,
+      ],
+      [
+        'src/preload/index.ts',
+        `import type { Engine } from '../main/engine/engine'; let e: Engine | undefined; void e;`,
+        /only the bridge/,
+      ],
+      [
+        'src/main/api/memory.ts',
+        `import { toolDefinitions } from '../mcp/tools'; void toolDefinitions;`,
+        /handlers know nothing/,
+      ],
+      [
+        'src/main/api/memory.ts',
+        `import { startDaemon } from '../daemon'; void startDaemon;`,
+        /handlers know nothing/,
+      ],
+      [
+        'src/main/engine/memory/views.ts',
+        `export { createHandlers } from '../../api';`,
+        /knows nothing of its transports/,
+      ],
+      [
+        'src/renderer/src/App.tsx',
+        `import { createBridge } from '../../preload/bridge'; void createBridge;`,
+        /through lib\/engineClient\.ts/,
+      ],
+      [
+        'src/shared/text.ts',
+        `export type { Engine } from '../main/engine/engine';`,
+        /imports nothing from the rest/,
+      ],
+    ];
+    for (const [file, source, message] of breaches) {
+      expect((await importErrors(file, source)).join(), `${file}: ${source}`).toMatch(message);
+    }
+  });
+
+  it('puts every source file in a layer', async () => {
+    const [result] = await eslint.lintText('export const x = 1;\n', {
+      filePath: 'src/main/stray.ts',
+    });
+    expect(result?.messages.map((m) => m.ruleId)).toContain('boundaries/no-unknown-files');
+    const [known] = await eslint.lintText('export const x = 1;\n', {
+      filePath: 'src/main/engine/memory/x.ts',
+    });
+    expect(known?.messages.map((m) => m.ruleId)).not.toContain('boundaries/no-unknown-files');
+  });
+
   it('sees through other ways of importing: subpaths, import(), require(), composition roots', async () => {
     const engine = 'src/main/engine/memory/views.ts';
     const breaches: [string, string, RegExp][] = [
@@ -200,7 +261,7 @@ describe('layering lint', () => {
       ],
       [engine, `import { startDaemon } from '../../daemon'; void startDaemon;`, /transports/],
       ['src/main/engine/engine.ts', `void import('../index');`, /transports/],
-      ['src/renderer/src/App.tsx', `void import('node:fs');`, /through lib\/engineClient\.ts/],
+      ['src/renderer/src/App.tsx', `void import('node:fs');`, /browser APIs only/],
       [
         'src/renderer/src/App.tsx',
         `void import('../../main/engine/engine');`,
