@@ -16,7 +16,7 @@ import type { ParsedArgs } from '../../../shared/api';
 import type { LinkType } from '../../../shared/schemas';
 import { createLink } from '../memory/links';
 import { actorName, iso, isoOrNull } from '../memory/model';
-import { applyChange, forgetMemory, stateOf, trustAfterNewText } from '../memory/mutate';
+import { applyNewText, forgetMemory } from '../memory/mutate';
 import { requireRow } from '../memory/read';
 import { insertMemories, prepareMemories, type CreatedMemory } from '../memory/remember';
 import type { OpenStore } from '../store/registry';
@@ -296,20 +296,7 @@ export async function acceptReviews(
             { id: row.id },
           );
         }
-        applyChange(
-          store,
-          actor,
-          keep,
-          {
-            ...stateOf(keep),
-            title: t.title,
-            content: t.content,
-            ...trustAfterNewText(keep, t.secretRules),
-            owner: keep.owner,
-          },
-          now,
-          'memory.update',
-        );
+        applyNewText(store, actor, keep, t, now);
         stmt(
           store.db,
           'INSERT OR IGNORE INTO memory_alias (rid, alias, created_at) VALUES (?, ?, ?)',
@@ -340,20 +327,7 @@ export async function acceptReviews(
             { id: row.id },
           );
         }
-        applyChange(
-          store,
-          actor,
-          target,
-          {
-            ...stateOf(target),
-            title: t.title,
-            content: t.content,
-            ...trustAfterNewText(target, t.secretRules),
-            owner: target.owner,
-          },
-          now,
-          'memory.update',
-        );
+        applyNewText(store, actor, target, t, now);
         resultIds.push(target.id);
         outcome.updated.push(target.id);
       } else {

@@ -145,6 +145,36 @@ export function applyChange(
   return { id: row.id, version, change: action === 'memory.promote' ? 'promoted' : 'updated' };
 }
 
+/**
+ * A memory's text replaced (an update, a merged pair, a refined procedure): the next
+ * state with `changes` over the current one, the trust after the new text (one
+ * quarantine rule for all three), versioned, re-indexed and audited as `memory.update`.
+ */
+export function applyNewText(
+  store: OpenStore,
+  actor: Actor,
+  row: MemoryRow,
+  text: { title: string; content: string; secretRules: readonly string[] },
+  now: number,
+  changes: Partial<AuditedState> & { owner?: string | null } = {},
+): MutationResult {
+  return applyChange(
+    store,
+    actor,
+    row,
+    {
+      ...stateOf(row),
+      owner: row.owner,
+      ...changes,
+      title: text.title,
+      content: text.content,
+      ...trustAfterNewText(row, text.secretRules),
+    },
+    now,
+    'memory.update',
+  );
+}
+
 export async function updateMemory(
   store: OpenStore,
   actor: Actor,
@@ -194,12 +224,11 @@ export async function updateMemory(
     pick(args.valid_from, row.valid_from),
     pick(args.valid_to, row.valid_to),
   );
-  const result = applyChange(
+  const result = applyNewText(
     store,
     actor,
     row,
     {
-      ...current,
       // A title Loci derived follows the content; a title someone wrote stays.
       title:
         title ??
@@ -207,6 +236,10 @@ export async function updateMemory(
           ? deriveTitle(content)
           : row.title),
       content: content ?? row.content,
+      secretRules: scan.rules,
+    },
+    now(),
+    {
       kind: args.kind ?? row.kind,
       tags: tags ?? current.tags,
       pinned: args.pinned ?? current.pinned,
@@ -217,15 +250,12 @@ export async function updateMemory(
             ? row.owner
             : ownerFor(actor)
           : null,
-      ...trustAfterNewText(row, scan.rules),
       valid_from: validity.validFrom,
       valid_to: validity.validTo,
       occurred_at: pick(args.occurred_at, row.occurred_at),
       session: session === undefined ? row.session : session,
       speaker: speaker === undefined ? row.speaker : speaker,
     },
-    now(),
-    'memory.update',
   );
   // Say so when this change quarantined the memory: the agent will not be able to read it.
   return scan.rules.length > 0 && row.trust !== 'quarantined' && result.change === 'updated'

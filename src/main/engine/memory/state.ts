@@ -10,55 +10,44 @@ import { iso, isoOrNull } from './model';
 /** Accesses kept per memory (older ones survive only as a count). */
 export const ACCESS_KEEP = 50;
 
-interface StateRow {
+/** A row of memory_state: the FSRS state (its `state` stored as `fsrs_state`) and the use counts. */
+interface StateRow extends Omit<FsrsState, 'state'> {
   rid: number;
   access_count: number;
   last_access: number | null;
   fsrs_state: number;
-  stability: number;
-  difficulty: number;
-  elapsed_days: number;
-  scheduled_days: number;
-  learning_steps: number;
-  reps: number;
-  lapses: number;
-  due: number;
-  last_review: number | null;
 }
+
+/** The FSRS fields stored under their own names (`state` is stored as `fsrs_state`). */
+const FSRS_FIELDS = [
+  'stability',
+  'difficulty',
+  'elapsed_days',
+  'scheduled_days',
+  'learning_steps',
+  'reps',
+  'lapses',
+  'due',
+  'last_review',
+] as const;
+type FsrsFields = Pick<FsrsState, (typeof FSRS_FIELDS)[number]>;
+/** The columns of memory_state that hold an FSRS state. */
+type FsrsColumns = FsrsFields & { fsrs_state: number };
+
+const fsrsFields = (from: FsrsFields): FsrsFields =>
+  Object.fromEntries(FSRS_FIELDS.map((k) => [k, from[k]])) as unknown as FsrsFields;
 
 function toFsrs(row: StateRow): FsrsState {
-  return {
-    state: row.fsrs_state,
-    stability: row.stability,
-    difficulty: row.difficulty,
-    elapsed_days: row.elapsed_days,
-    scheduled_days: row.scheduled_days,
-    learning_steps: row.learning_steps,
-    reps: row.reps,
-    lapses: row.lapses,
-    due: row.due,
-    last_review: row.last_review,
-  };
+  return { state: row.fsrs_state, ...fsrsFields(row) };
 }
 
-function fsrsParams(s: FsrsState) {
-  return {
-    fsrs_state: s.state,
-    stability: s.stability,
-    difficulty: s.difficulty,
-    elapsed_days: s.elapsed_days,
-    scheduled_days: s.scheduled_days,
-    learning_steps: s.learning_steps,
-    reps: s.reps,
-    lapses: s.lapses,
-    due: s.due,
-    last_review: s.last_review,
-  };
+function fsrsParams(s: FsrsState): FsrsColumns {
+  return { fsrs_state: s.state, ...fsrsFields(s) };
 }
 
 /** The state of a new memory: written at `now`, which counts as one access. */
 /** A batch of new memories shares one first review: its columns are computed once. */
-const firstReviewParams = new WeakMap<FsrsState, ReturnType<typeof fsrsParams>>();
+const firstReviewParams = new WeakMap<FsrsState, FsrsColumns>();
 
 export function insertState(db: Db, rid: number, fsrs: FsrsState, now: number): void {
   let params = firstReviewParams.get(fsrs);

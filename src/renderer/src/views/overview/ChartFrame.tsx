@@ -138,3 +138,45 @@ export function ChartFrame({
     </figure>
   );
 }
+
+export interface BottomAxisProps<T> {
+  items: readonly T[];
+  /** Every how many items a label is drawn, counted from the newest (the last). */
+  every: number;
+  /** The label's x (its centre) and text for an item. */
+  x: (item: T, index: number) => number;
+  label: (item: T) => string;
+  keyOf: (item: T, index: number) => string | number;
+  /** Where the plot ends at the bottom (the baseline) and how far below it labels sit. */
+  baseline: number;
+  labelOffset: number;
+  x0: number;
+  x1: number;
+}
+
+/** The time axis under a chart: a label every `every` items from the right, and the baseline. */
+export function BottomAxis<T>({
+  items,
+  every,
+  x,
+  label,
+  keyOf,
+  baseline,
+  labelOffset,
+  x0,
+  x1,
+}: BottomAxisProps<T>) {
+  const n = items.length;
+  return (
+    <>
+      {items.map((item, i) =>
+        (n - 1 - i) % every === 0 ? (
+          <text key={keyOf(item, i)} x={x(item, i)} y={baseline + labelOffset} textAnchor="middle">
+            {label(item)}
+          </text>
+        ) : null,
+      )}
+      <line className="chart-baseline" x1={x0} x2={x1} y1={baseline} y2={baseline} />
+    </>
+  );
+}

@@ -4,7 +4,7 @@
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { area, curveMonotoneX, line } from 'd3-shape';
 import { formatCount } from '../../lib/format';
-import { ChartFrame } from './ChartFrame';
+import { BottomAxis, ChartFrame } from './ChartFrame';
 import { formatDayLong, formatDayShort, plural } from './chartFormat';
 
 export interface CreatedChartProps {
@@ -175,19 +175,16 @@ export function CreatedChart({ days, live, height = 200 }: CreatedChartProps) {
                   {formatCount(t)}
                 </text>
               ))}
-              {days.map((d, i) =>
-                (n - 1 - i) % every === 0 ? (
-                  <text key={d.day} x={cx(i)} y={height - M.bottom + 16} textAnchor="middle">
-                    {formatDayShort(d.day)}
-                  </text>
-                ) : null,
-              )}
-              <line
-                className="chart-baseline"
-                x1={x0}
-                x2={x1}
-                y1={height - M.bottom}
-                y2={height - M.bottom}
+              <BottomAxis
+                items={days}
+                every={every}
+                x={(_d, i) => cx(i)}
+                label={(d) => formatDayShort(d.day)}
+                keyOf={(d) => d.day}
+                baseline={height - M.bottom}
+                labelOffset={16}
+                x0={x0}
+                x1={x1}
               />
             </g>
           </>

@@ -3,7 +3,7 @@
 import { scaleBand, scaleLinear } from 'd3-scale';
 import type { OverviewResult } from '../../../../shared/api';
 import { formatCount } from '../../lib/format';
-import { ChartFrame } from './ChartFrame';
+import { BottomAxis, ChartFrame } from './ChartFrame';
 import { bucketLabel, bucketTick, formatMs, plural } from './chartFormat';
 
 type Recall = OverviewResult['recall'];
@@ -137,28 +137,20 @@ export function LatencyChart({ recall, height = 190 }: { recall: Recall; height?
                   {formatCount(t)}
                 </text>
               ))}
-              {buckets.map((b, i) =>
-                (n - 1 - i) % tickEvery === 0 ? (
-                  <text
-                    key={i}
-                    x={(x(i) ?? 0) + bw / 2}
-                    y={height - M.bottom + 15}
-                    textAnchor="middle"
-                  >
-                    {b.tick}
-                  </text>
-                ) : null,
-              )}
+              <BottomAxis
+                items={buckets}
+                every={tickEvery}
+                x={(_b, i) => (x(i) ?? 0) + bw / 2}
+                label={(b) => b.tick}
+                keyOf={(_b, i) => i}
+                baseline={height - M.bottom}
+                labelOffset={15}
+                x0={x0}
+                x1={x1}
+              />
               <text x={x1} y={height - 2} textAnchor="end">
                 ms
               </text>
-              <line
-                className="chart-baseline"
-                x1={x0}
-                x2={x1}
-                y1={height - M.bottom}
-                y2={height - M.bottom}
-              />
             </g>
           </>
         );

@@ -3,7 +3,7 @@
 // on the Overview's ChartFrame (accessible name, hidden table, keyboard tooltip).
 import { scaleLinear, scalePoint } from 'd3-scale';
 import type { EvalRunView } from '../../../../shared/eval';
-import { ChartFrame } from '../overview/ChartFrame';
+import { BottomAxis, ChartFrame } from '../overview/ChartFrame';
 import { f3, metricOf, type MetricKey } from './qualityModel';
 
 const M = { top: 14, right: 16, bottom: 30, left: 40 };
@@ -166,19 +166,16 @@ export function TrendChart({
                   {t}
                 </text>
               ))}
-              {points.map((p, i) =>
-                (n - 1 - i) % every === 0 ? (
-                  <text key={i} x={x(i) ?? 0} y={height - M.bottom + 16} textAnchor="middle">
-                    {whenShort.format(new Date(p.run.at))}
-                  </text>
-                ) : null,
-              )}
-              <line
-                className="chart-baseline"
-                x1={x0}
-                x2={x1}
-                y1={height - M.bottom}
-                y2={height - M.bottom}
+              <BottomAxis
+                items={points}
+                every={every}
+                x={(_p, i) => x(i) ?? 0}
+                label={(p) => whenShort.format(new Date(p.run.at))}
+                keyOf={(_p, i) => i}
+                baseline={height - M.bottom}
+                labelOffset={16}
+                x0={x0}
+                x1={x1}
               />
             </g>
           </>
