@@ -3,13 +3,14 @@
 // arguments and exactly what the client received. New calls arrive without a reload;
 // while live updates are paused or the list is scrolled down they wait behind a
 // "N new calls" button instead of moving the rows.
+import { connectEditorAction } from './connect/connectAction';
 import { useMemo, useRef, useState } from 'react';
 import { Button } from '../components/Button';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorState } from '../components/ErrorState';
 import { LoadingState } from '../components/LoadingState';
 import { navigate } from '../lib/router';
-import { findView, type ViewProps } from './index';
+import type { ViewProps } from './index';
 import {
   applyFilters,
   distinct,
@@ -28,21 +29,8 @@ import './activity/activity.css';
 const SCROLL_HOLD_PX = 24;
 
 function NoCalls() {
-  const connect = findView('connect');
   return (
-    <EmptyState
-      icon="activity"
-      title="No calls yet"
-      {...(connect
-        ? {
-            action: {
-              label: 'Connect an editor',
-              icon: 'connect' as const,
-              onClick: () => navigate(connect.path),
-            },
-          }
-        : {})}
-    >
+    <EmptyState icon="activity" title="No calls yet" {...connectEditorAction()}>
       <p>
         Every call an agent makes over MCP shows up here as it happens: which client, which tool,
         how long it took, and exactly what the agent got back.

@@ -1,18 +1,18 @@
 // Atlas: every memory of the store as a map (graph.atlas), laid out by d3-force in a
 // worker and drawn on a canvas; kept current by memory and link events. Loading, empty
 // (nothing to draw yet), error and cut-short (beyond the limit) states each say so.
+import { connectEditorAction } from './connect/connectAction';
 import { useState } from 'react';
 import { Button } from '../components/Button';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorState } from '../components/ErrorState';
 import { LoadingState } from '../components/LoadingState';
 import { formatCount } from '../lib/format';
-import { navigate } from '../lib/router';
 import { useEngineQuery } from '../lib/useEngineQuery';
 import { useUiStore } from '../stores/uiStore';
 import { AtlasExplorer } from './atlas/AtlasExplorer';
 import './atlas/atlas.css';
-import { findView, type ViewProps } from './index';
+import type { ViewProps } from './index';
 
 /** graph.atlas's default and ceiling (the contract's). */
 export const DEFAULT_LIMIT = 5000;
@@ -27,7 +27,6 @@ export default function AtlasView({ query }: Partial<ViewProps> = {}) {
     throttleMs: 1500,
   });
   const { data, error } = atlas;
-  const connect = findView('connect');
   const nextLimit = Math.min(MAX_LIMIT, limit * 2);
 
   return (
@@ -86,15 +85,7 @@ export default function AtlasView({ query }: Partial<ViewProps> = {}) {
         <EmptyState
           icon="atlas"
           title={`Nothing to map in “${data.store}” yet`}
-          {...(connect
-            ? {
-                action: {
-                  label: 'Connect an editor',
-                  icon: 'connect',
-                  onClick: () => navigate(connect.path),
-                },
-              }
-            : {})}
+          {...connectEditorAction()}
         >
           <p>
             The Atlas draws each memory as a point and each link as a line. Memories arrive when an

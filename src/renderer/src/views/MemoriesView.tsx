@@ -2,6 +2,7 @@
 // search through recall), a detail panel for the one at `#/memories/<id>`, and bulk
 // actions on a selection. Keyboard: j/k or arrows move, Enter opens, x selects, Esc
 // closes the panel, / searches. Engine events keep it current without a reload.
+import { connectEditorAction } from './connect/connectAction';
 import { useCallback, useEffect, useRef } from 'react';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorState } from '../components/ErrorState';
@@ -9,7 +10,7 @@ import { Kbd } from '../components/Kbd';
 import { LoadingState } from '../components/LoadingState';
 import { navigate } from '../lib/router';
 import { useUiStore } from '../stores/uiStore';
-import { findView, type ViewProps } from './index';
+import type { ViewProps } from './index';
 import { BulkBar } from './memories/BulkBar';
 import { FilterBar, SEARCH_INPUT_ID } from './memories/FilterBar';
 import { useMemoriesStore } from './memories/memoriesStore';
@@ -230,7 +231,6 @@ export default function MemoriesView({ rest, query: route }: ViewProps) {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const connect = findView('connect');
   const ignored = searching ? filtersSearchIgnores(filters) : [];
   const filtered = activeFilterCount(filters) > 0;
   const total = source.loading || source.error ? null : source.count;
@@ -270,15 +270,7 @@ export default function MemoriesView({ rest, query: route }: ViewProps) {
       <EmptyState
         icon="memories"
         title={`No memories in “${store ?? 'this store'}” yet`}
-        {...(connect
-          ? {
-              action: {
-                label: 'Connect an editor',
-                icon: 'connect',
-                onClick: () => navigate(connect.path),
-              },
-            }
-          : {})}
+        {...connectEditorAction()}
       >
         <p>
           Memories arrive when an agent calls <em>remember</em> over MCP: connect your editor first

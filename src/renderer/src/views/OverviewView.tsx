@@ -1,6 +1,7 @@
 // Overview: the current store at a glance (stats.get), kept current by engine events,
 // with pictures (stats.overview, clients.list): memories over time, sources, recall
 // latency and connected clients. Loading, empty and error states each say what to do.
+import { connectEditorAction } from './connect/connectAction';
 import type { ClientListResult, OverviewResult, StatsResult } from '../../../shared/api';
 import { Button } from '../components/Button';
 import { EmptyState } from '../components/EmptyState';
@@ -10,11 +11,9 @@ import { KIND_HINTS, KINDS, KindBadge } from '../components/KindBadge';
 import { LoadingState } from '../components/LoadingState';
 import { TimeAgo } from '../components/TimeAgo';
 import { formatBytes, formatCount, formatPercent } from '../lib/format';
-import { navigate } from '../lib/router';
 import { useEngineQuery, type EngineQuery } from '../lib/useEngineQuery';
 import { useUiStore } from '../stores/uiStore';
 import { useClients } from './connect/useClients';
-import { findView } from './index';
 import { ClientsCard, CreatedCard, LatencyCard, SourcesCard } from './overview/OverviewCharts';
 import { ModelOffer } from './settings/ModelOffer';
 
@@ -181,7 +180,6 @@ export default function OverviewView() {
   const { data, error } = query;
   const empty =
     data && data.memories.live + data.memories.deleted + data.memories.quarantined === 0;
-  const connect = findView('connect');
 
   return (
     <div className="view">
@@ -218,15 +216,7 @@ export default function OverviewView() {
         <EmptyState
           icon="memories"
           title={`No memories in “${data.store}” yet`}
-          {...(connect
-            ? {
-                action: {
-                  label: 'Connect an editor',
-                  icon: 'connect',
-                  onClick: () => navigate(connect.path),
-                },
-              }
-            : {})}
+          {...connectEditorAction()}
         >
           <p>
             Memories arrive when an agent calls <em>remember</em> over MCP. Connect your editor with{' '}
