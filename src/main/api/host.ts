@@ -12,8 +12,7 @@ import { StoreRegistry } from '../engine/store/registry';
 import { createHandlers, type HandlerRegistry } from './index';
 
 export { resolveDataDir } from '../engine/store/paths';
-export { loadOrCreateToken, tokenSource } from '../engine/store/token';
-export { describeOwner };
+export { loadOrCreateToken } from '../engine/store/token';
 export type { EngineOptions, LockInfo };
 
 /** An engine opened in this process, with the handlers of every method. */

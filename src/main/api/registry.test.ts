@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestEngine, type TestEngine } from '../../../test/helpers/engine';
 import { METHOD_NAMES } from '../../shared/api';
 import { LociError } from '../../shared/errors';
+import { Engine } from '../engine/engine';
 import { HandlerRegistry } from './registry';
 
 let t: TestEngine;
@@ -22,6 +23,14 @@ const error = (p: Promise<unknown>) =>
 describe('createHandlers', () => {
   it('registers a handler for every method of the contract', () => {
     expect(t.handlers.names().sort()).toEqual([...METHOD_NAMES].sort());
+  });
+
+  it('is the only table of methods: the engine core names none of them', () => {
+    const members = new Set(Object.getOwnPropertyNames(Engine.prototype));
+    const named = METHOD_NAMES.map((m) => m.split('.')[1] as string).filter((verb) =>
+      members.has(verb),
+    );
+    expect(named).toEqual([]);
   });
 
   it('refuses to register a method twice', () => {
