@@ -51,6 +51,8 @@ const READS: MethodName[] = [
   'review.list',
   'eval.cases',
   'eval.runs',
+  'journal.list',
+  'journal.get',
 ];
 
 /**
@@ -344,6 +346,24 @@ const WRITES: Partial<Record<MethodName, Scenario>> = {
       const file = join(dir, `notes-${++n}.md`);
       writeFileSync(file, `# Imported notes ${n}\n\nThe release train leaves on Thursdays ${n}.\n`);
       return c.call('ingest.files', { paths: [file] });
+    },
+  },
+  'transcript.import': {
+    actions: ['memory.create', 'transcript.import'],
+    actors: [ui, cli],
+    run: (c) => {
+      const dir = tempDir('loci-coverage-transcript-');
+      const file = join(dir, `session-${++n}.jsonl`);
+      writeFileSync(
+        file,
+        [
+          { role: 'user', content: `Rename the build script ${n}`, ts: '2026-03-01T09:00:00Z' },
+          { role: 'assistant', content: 'Done.', ts: '2026-03-01T09:01:00Z' },
+        ]
+          .map((l) => JSON.stringify(l))
+          .join('\n'),
+      );
+      return c.call('transcript.import', { paths: [file] });
     },
   },
   'ingest.undo': {

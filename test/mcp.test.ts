@@ -60,6 +60,7 @@ describe('MCP tools', () => {
       'doctor',
       'dream',
       'ingest_file',
+      'import_transcript',
     ]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');

@@ -27,6 +27,12 @@ export const LINK_TYPES = [
 export const VISIBILITIES = ['shared', 'private'] as const;
 
 export const EVIDENCE_CLASSES = ['USER', 'TOOL', 'ACT', 'SELF'] as const;
+/** Who a journal line is from: the person (USER), a tool's output (TOOL), an invocation (ACT), the agent (SELF). */
+export type TurnClass = (typeof EVIDENCE_CLASSES)[number];
+
+/** The agent session logs Loci reads (README, "Transcripts"). */
+export const TRANSCRIPT_FORMATS = ['claude-code', 'codex', 'generic'] as const;
+export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 
 export const LAYERS = ['working', 'long_term', 'core'] as const;
 
@@ -108,6 +114,14 @@ export const LIMITS = {
   chunkTokensMin: 64,
   chunkTokensMax: 2048,
   ingestFoldersMax: 100,
+  /** Transcript files one transcript.import call may name (each may be a folder). */
+  transcriptPathsMax: 200,
+  /** The largest transcript read; larger ones are refused before they are opened. */
+  transcriptMaxBytes: 256 * 1024 * 1024,
+  /** Characters of one journal turn kept; a longer tool output keeps its head and tail. */
+  turnMaxChars: 32 * 1024,
+  /** Turns one journal may hold; past it the rest of the file is reported, not kept. */
+  journalMaxTurns: 200_000,
 } as const;
 
 /** A path inside an upload: relative, "/"-separated, no "..", no empty or hidden tricks. */

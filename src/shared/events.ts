@@ -94,6 +94,14 @@ export interface EventMap {
     received: number;
     total: number | null;
   };
+  /** A transcript being read: bytes of the file so far (`done` at the end). */
+  'transcript.progressed': {
+    store: string;
+    path: string;
+    bytes: number;
+    total: number;
+    done: boolean;
+  };
 }
 
 export type EventName = keyof EventMap;
@@ -115,4 +123,5 @@ export const EVENT_NAMES: EventName[] = [
   'dream.finished',
   'review.changed',
   'eval.changed',
+  'transcript.progressed',
 ];

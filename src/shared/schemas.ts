@@ -18,9 +18,11 @@ export {
   REVIEW_KINDS,
   REVIEW_STATES,
   LIMITS,
+  TRANSCRIPT_FORMATS,
 } from './constants';
 export * from './schemas/common';
 export * from './schemas/memory';
 export * from './schemas/ingest';
 export * from './schemas/audit';
 export * from './schemas/dream';
+export * from './schemas/transcripts';

@@ -23,6 +23,7 @@ import { registerSetupHandlers } from './setup';
 import { registerStoreHandlers } from './stores';
 import { registerSystemHandlers } from './system';
 import { registerTokenHandlers } from './tokens';
+import { registerTranscriptHandlers } from './transcripts';
 
 export { HandlerRegistry } from './registry';
 
@@ -41,6 +42,7 @@ export function createHandlers(engine: Engine): HandlerRegistry {
   registerDoctorHandlers(registry, engine);
   registerDreamHandlers(registry, engine);
   registerEvalHandlers(registry, engine);
+  registerTranscriptHandlers(registry, engine);
   registry.assertComplete();
   return registry;
 }

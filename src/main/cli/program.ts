@@ -27,6 +27,7 @@ import { registerDreamCommands } from './dream';
 import { registerEvalCommands } from './eval';
 import { EXIT_CODES, EXIT_FINDINGS } from './exitCodes';
 import { registerIngestCommands } from './ingest';
+import { registerTranscriptCommands } from './commands/transcripts';
 import { colorsFor, type CliIo } from './io';
 
 export { EXIT_CODES, EXIT_FINDINGS } from './exitCodes';
@@ -176,6 +177,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerSetupCommands(program, ctx);
   registerActivityCommands(program, ctx);
   registerIngestCommands(program, ctx);
+  registerTranscriptCommands(program, ctx);
   registerDreamCommands(program, ctx);
   registerBackupCommands(program, ctx);
   registerEvalCommands(program, ctx);

@@ -33,6 +33,7 @@ import { DataDirLock, type OwnerKind } from './store/lock';
 import { resolveDataDir } from './store/paths';
 import { StoreRegistry, type OpenStore } from './store/registry';
 import { storageError } from './store/storageErrors';
+import { TranscriptService } from './transcripts/service';
 
 /**
  * Cryptographic randomness for ULIDs, drawn from a pooled buffer: one system call per
@@ -110,6 +111,8 @@ export class Engine {
   readonly lab: QualityLab;
   /** Dream cycles, the review inbox and the idle-time scheduler. */
   readonly dreams: DreamService;
+  /** Agent sessions read from their transcripts into journals and episode memories. */
+  readonly transcripts: TranscriptService;
 
   private constructor(
     readonly dataDir: string,
@@ -166,6 +169,15 @@ export class Engine {
       },
       ...(options.ingest?.limits ? { limits: options.ingest.limits } : {}),
       ...(options.ingest?.hooks ? { hooks: options.ingest.hooks } : {}),
+    });
+    this.transcripts = new TranscriptService({
+      events: this.events,
+      now: this.now,
+      newId: () => this.newId(),
+      store: (name) => this.store(name),
+      allowedFolders: () => this.ingest.folders().folders,
+      created: (store, created, actor) => this.created(store, created, actor),
+      changed: (store, ids, change, actor) => this.changed(store, ids, change, actor),
     });
   }
 

@@ -190,5 +190,42 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
         };
       },
     },
+    {
+      name: 'import_transcript',
+      title: 'Import a session transcript',
+      description:
+        "Read agent session logs (Claude Code's JSONL transcripts — the `transcript_path` a hook receives —, Codex CLI's rollouts, or the generic JSONL of {role, content, tool, ts, exit} lines) into journals: every turn kept with who said it (USER, TOOL, ACT, SELF), a turn with a credential quarantined, and one episode memory per session (when, where, the first request, files changed, commands with their exit status, outcome). Importing the same file again changes nothing; a session that grew is read again in full. Only paths inside the folders the user allowed are read.",
+      ...fromContract('transcript.import', ['paths', 'format', 'store'], {
+        paths: 'Absolute paths of transcript files, or folders whose *.jsonl files are read.',
+        format: 'auto (default) tells each file by its first lines.',
+      }),
+      annotations: { ...write, idempotentHint: true },
+      async run(client, a) {
+        const { store: _s, ...rest } = a;
+        const r = await client.call('transcript.import', withStore(a, rest as never, defaultStore));
+        const lines = r.files.map(
+          (f) =>
+            `- ${f.path}: ${f.status}${f.format ? ` (${f.format})` : ''}${f.accounting ? `, ${f.accounting.turns} turns, ${f.accounting.skipped_total} lines not readable${f.accounting.quarantined ? `, ${f.accounting.quarantined} quarantined` : ''}` : ''}${f.episode_id ? `, episode ${f.episode_id}` : ''}${f.reason ? ` — ${f.reason}` : ''}`,
+        );
+        const t = r.totals;
+        return {
+          text: `${t.imported} imported, ${t.replaced} replaced, ${t.unchanged} unchanged, ${t.failed} failed.\n${lines.slice(0, 50).join('\n')}${lines.length > 50 ? `\n… and ${lines.length - 50} more` : ''}`,
+          structured: {
+            store: r.store,
+            totals: r.totals,
+            files: r.files.map((f) => ({
+              path: f.path,
+              status: f.status,
+              format: f.format,
+              session: f.session,
+              journal_id: f.journal_id,
+              episode_id: f.episode_id,
+              turns: f.accounting?.turns ?? 0,
+              ...(f.reason ? { reason: f.reason } : {}),
+            })),
+          },
+        };
+      },
+    },
   ];
 }

@@ -56,6 +56,9 @@ import {
   IngestBatchArgsSchema,
   IngestListArgsSchema,
   IngestFoldersArgsSchema,
+  JournalGetArgsSchema,
+  JournalListArgsSchema,
+  TranscriptImportArgsSchema,
 } from '../schemas';
 import {
   EvalCasesArgsSchema,
@@ -70,6 +73,7 @@ import {
   type EvalRunsResult,
 } from '../eval';
 import type { AtlasResult } from './atlas';
+import type { JournalListResult, JournalView, TranscriptImportResult } from './transcripts';
 import type {
   SystemInfo,
   TokenRotateResult,
@@ -146,6 +150,7 @@ export * from './system';
 export * from './ingest';
 export * from './audit';
 export * from './dream';
+export * from './transcripts';
 
 // ---------------------------------------------------------------- the map
 
@@ -236,6 +241,9 @@ export const methods = {
   'eval.remove': method<EvalRemoveResult>()(EvalRemoveArgsSchema),
   'eval.run': method<EvalRunResult>()(EvalRunArgsSchema),
   'eval.runs': method<EvalRunsResult>()(EvalRunsArgsSchema),
+  'transcript.import': method<TranscriptImportResult>()(TranscriptImportArgsSchema),
+  'journal.list': method<JournalListResult>()(JournalListArgsSchema),
+  'journal.get': method<JournalView>()(JournalGetArgsSchema),
 } as const;
 
 export type MethodMap = typeof methods;

@@ -91,7 +91,8 @@ export type AuditAction =
   | 'dream.cycle'
   | 'review.propose'
   | 'review.accept'
-  | 'review.reject';
+  | 'review.reject'
+  | 'transcript.import';
 
 export interface AuditEntryInput {
   actor: string;

@@ -379,6 +379,49 @@ export const MIGRATIONS: Migration[] = [
       ftsRebuild(db);
     },
   },
+  {
+    version: 10,
+    name: 'journals: agent sessions read from their transcripts, turn by turn, with who said what',
+    up(db) {
+      // A journal is one session of an agent (a transcript file); `digest` (sha256 of the
+      // file's bytes) makes a re-import of the same file a no-op, and a session read again
+      // after it grew replaces its journal. Turns keep the raw text (clipped to the turn
+      // budget) with their class: USER the person, TOOL a tool's output, ACT an
+      // invocation, SELF the agent; `quarantined` marks a turn with a credential in it.
+      db.exec(`
+        CREATE TABLE journal (
+          rid INTEGER PRIMARY KEY,
+          id TEXT NOT NULL UNIQUE,
+          source TEXT NOT NULL,
+          format TEXT NOT NULL,
+          session TEXT,
+          digest TEXT NOT NULL,
+          cwd TEXT,
+          started_at INTEGER,
+          ended_at INTEGER,
+          lines INTEGER NOT NULL,
+          accounting TEXT NOT NULL,
+          episode_rid INTEGER REFERENCES memory(rid) ON DELETE SET NULL,
+          imported_at INTEGER NOT NULL
+        ) STRICT;
+        CREATE UNIQUE INDEX journal_digest ON journal(digest);
+        CREATE INDEX journal_session ON journal(format, session) WHERE session IS NOT NULL;
+        CREATE INDEX journal_started ON journal(started_at, rid);
+        CREATE TABLE journal_turn (
+          journal_rid INTEGER NOT NULL REFERENCES journal(rid) ON DELETE CASCADE,
+          seq INTEGER NOT NULL,
+          line INTEGER NOT NULL,
+          class TEXT NOT NULL CHECK (class IN ('USER', 'TOOL', 'ACT', 'SELF')),
+          at INTEGER,
+          tool TEXT,
+          text TEXT NOT NULL,
+          exit_code INTEGER,
+          quarantined INTEGER NOT NULL DEFAULT 0,
+          PRIMARY KEY (journal_rid, seq)
+        ) STRICT, WITHOUT ROWID;
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

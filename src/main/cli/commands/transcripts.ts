@@ -1,0 +1,156 @@
+// `loci import-transcript <file|dir…>` (agent sessions into journals and episode
+// memories, with a progress bar per file) and `loci journals [id]` (the journals, or one
+// journal's classed turns). The same client as every command, in-process or the daemon's.
+import { resolve as resolvePath } from 'node:path';
+import type { Command } from 'commander';
+import type {
+  JournalView,
+  TranscriptFileReport,
+  TranscriptImportResult,
+} from '../../../shared/api';
+import { TRANSCRIPT_FORMATS, type TurnClass } from '../../../shared/constants';
+import { formatBytes } from '../../../shared/format';
+import { nonNegativeIntArg, positiveIntArg } from '../args';
+import type { CommandContext } from '../context';
+import { clip, table } from '../format';
+import { progressBar, type Colors } from '../io';
+
+function statusColor(c: Colors, s: TranscriptFileReport['status']): string {
+  return s === 'failed' ? c.red(s) : s === 'unchanged' ? c.dim(s) : c.green(s);
+}
+
+export function formatImport(c: Colors, r: TranscriptImportResult): string {
+  const rows = r.files.map((f) => {
+    const a = f.accounting;
+    return [
+      statusColor(c, f.status),
+      f.format ?? '—',
+      a ? String(a.turns) : '—',
+      a ? `${a.skipped_total}${a.not_kept ? ` (+${a.not_kept} past the budget)` : ''}` : '—',
+      a?.quarantined ? c.yellow(String(a.quarantined)) : '0',
+      clip(f.path, 60),
+      clip(f.reason ?? (f.episode_id ? `episode ${f.episode_id}` : ''), 60),
+    ];
+  });
+  const t = r.totals;
+  const head = rows.length
+    ? table(c, ['status', 'format', 'turns', 'skipped lines', 'quarantined', 'file', ''], rows)
+    : '';
+  const skipped = r.files.flatMap((f) =>
+    (f.accounting?.skipped ?? [])
+      .slice(0, 5)
+      .map((s) => `  ${clip(f.path, 50)}:${s.line}: ${s.reason}`),
+  );
+  return `${head}${t.imported} imported, ${t.replaced} replaced (the session grew), ${t.unchanged} unchanged, ${t.failed} failed.\n${
+    skipped.length ? `${c.dim('Lines not read:')}\n${skipped.join('\n')}\n` : ''
+  }`;
+}
+
+const CLASS_COLOR: Record<TurnClass, 'green' | 'dim' | 'yellow' | 'bold'> = {
+  USER: 'green',
+  TOOL: 'dim',
+  ACT: 'yellow',
+  SELF: 'bold',
+};
+
+export function formatJournal(c: Colors, v: JournalView): string {
+  const j = v.journal;
+  const head = `${c.bold(j.id)}  ${j.format}  ${j.session ?? ''}\n${j.cwd ?? ''}  ${j.started_at ?? ''} → ${j.ended_at ?? ''}\n${j.lines} lines: ${j.accounting.used} read, ${j.accounting.skipped_total} not readable, ${j.accounting.not_kept} past the budget; ${j.accounting.turns} turns (${j.accounting.quarantined} quarantined)\n\n`;
+  const turns = v.turns.map((t) => {
+    const color = c[CLASS_COLOR[t.class]];
+    const exit = t.exit === null ? '' : ` exit ${t.exit}`;
+    return `${color(t.class.padEnd(4))} ${c.dim(`#${t.seq} line ${t.line}${t.tool ? ` ${t.tool}` : ''}${exit}`)}\n${clip(t.text, 600)}`;
+  });
+  return `${head}${turns.join('\n')}\n${v.total > v.turns.length ? c.dim(`(${v.turns.length} of ${v.total} turns; --offset for more)\n`) : ''}`;
+}
+
+export function registerTranscriptCommands(program: Command, x: CommandContext): void {
+  const { io, c } = x;
+  program
+    .command('import-transcript')
+    .description(
+      "read agent sessions (Claude Code, Codex CLI, generic JSONL) into journals and episode memories; a folder's *.jsonl files are read recursively",
+    )
+    .argument('<paths...>', 'transcript files or folders')
+    .option('--format <format>', `auto (default), ${TRANSCRIPT_FORMATS.join(', ')}`, 'auto')
+    .action(async (paths: string[], o: { format: string }, cmd: Command) => {
+      await x.connect(cmd);
+      const bar = progressBar(io, 'transcript [{bar}] {size}  {file}');
+      const off = x.follow('transcript.progressed', (p) => {
+        if (p.done) return;
+        bar.update(p.bytes, p.total, {
+          file: clip(p.path, 50),
+          size: `${formatBytes(p.bytes)} of ${formatBytes(p.total)}`,
+        });
+      });
+      try {
+        const r = await x.call(
+          cmd,
+          'transcript.import',
+          x.withStore(cmd, {
+            paths: paths.map((p) => resolvePath(p)),
+            format: o.format as 'auto',
+          }),
+        );
+        bar.stop();
+        x.print(cmd, r, (v) => formatImport(c, v));
+        if (r.totals.failed > 0) x.foundProblems();
+      } finally {
+        off();
+        bar.stop();
+      }
+    });
+
+  program
+    .command('journals')
+    .description("the agent sessions read so far, or one journal's turns with who said them")
+    .argument('[id]', 'a journal id: its turns')
+    .option('-n, --limit <n>', 'how many journals or turns', positiveIntArg('--limit'))
+    .option('--offset <n>', 'skip this many turns', nonNegativeIntArg('--offset'), 0)
+    .option('--class <classes>', 'only turns of these classes (USER,TOOL,ACT,SELF)')
+    .option('--reveal', 'show the text of quarantined turns')
+    .action(
+      async (
+        id: string | undefined,
+        o: { limit?: number; offset: number; class?: string; reveal?: boolean },
+        cmd: Command,
+      ) => {
+        if (!id) {
+          const r = await x.call(cmd, 'journal.list', x.withStore(cmd, { limit: o.limit ?? 50 }));
+          x.print(cmd, r, (v) =>
+            v.journals.length
+              ? table(
+                  c,
+                  ['journal', 'format', 'started', 'turns', 'project', 'episode'],
+                  v.journals.map((j) => [
+                    j.id,
+                    j.format,
+                    j.started_at?.slice(0, 16).replace('T', ' ') ?? '—',
+                    String(j.turns),
+                    clip(j.cwd ?? '—', 40),
+                    j.episode_id ?? '—',
+                  ]),
+                )
+              : 'No journals yet: `loci import-transcript <file>` reads one.\n',
+          );
+          return;
+        }
+        const classes = o.class
+          ?.split(',')
+          .map((s) => s.trim().toUpperCase())
+          .filter(Boolean) as TurnClass[] | undefined;
+        const r = await x.call(
+          cmd,
+          'journal.get',
+          x.withStore(cmd, {
+            id,
+            offset: o.offset,
+            limit: o.limit ?? 200,
+            ...(classes?.length ? { classes } : {}),
+            ...(o.reveal ? { reveal: true } : {}),
+          }),
+        );
+        x.print(cmd, r, (v) => formatJournal(c, v));
+      },
+    );
+}

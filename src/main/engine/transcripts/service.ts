@@ -1,0 +1,459 @@
+// Transcripts as a source: each agent session read from its log becomes a journal in the
+// store (every turn kept with its class; a turn with a credential in it quarantined) and
+// an episode memory (episode.ts). Importing the same file again changes nothing; a
+// session imported again after it grew replaces its journal and updates its episode (a
+// new version). Each import is one transaction with its audit entry.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type {
+  Actor,
+  JournalListResult,
+  JournalSummary,
+  JournalView,
+  ParsedArgs,
+  TranscriptAccounting,
+  TranscriptFileReport,
+  TranscriptImportResult,
+} from '../../../shared/api';
+import { EVIDENCE_CLASSES, LIMITS, type TurnClass } from '../../../shared/constants';
+import { LociError } from '../../../shared/errors';
+import type { EngineEvents } from '../events';
+import { checkAllowed } from '../ingest/folders';
+import { actorName, isPerson, MEMORY_COLUMNS, type MemoryRow } from '../memory/model';
+import { applyNewText } from '../memory/mutate';
+import { loadRow } from '../memory/read';
+import { insertMemories, prepareMemories, type CreatedMemory } from '../memory/remember';
+import type { OpenStore } from '../store/registry';
+import { stmt } from '../store/statements';
+import { normalizeTags } from '../write/gate';
+import { scanSecretsMany } from '../write/scanHost';
+import { buildEpisode, type EpisodeTurn } from './episode';
+import { DEFAULT_TRANSCRIPT_LIMITS, readTranscript, type TranscriptLimits } from './read';
+
+/** What the service needs of the engine core. */
+export interface TranscriptHost {
+  readonly events: EngineEvents;
+  now(): number;
+  newId(): string;
+  store(name: string | undefined): Promise<OpenStore>;
+  /** The folders agents may read from (an agent's import is held to them). */
+  allowedFolders(): string[];
+  created(store: OpenStore, created: CreatedMemory[], actor: Actor): Promise<void>;
+  changed(store: OpenStore, ids: string[], change: 'updated', actor: Actor): void;
+}
+
+/** Transcript files one import may find by walking folders. */
+const MAX_FILES = 10_000;
+/** Turns scanned for credentials per request to the scanner worker. */
+const SCAN_BATCH = 256;
+
+interface JournalRow {
+  rid: number;
+  id: string;
+  source: string;
+  format: JournalSummary['format'];
+  session: string | null;
+  digest: string;
+  cwd: string | null;
+  started_at: number | null;
+  ended_at: number | null;
+  lines: number;
+  accounting: string;
+  episode_rid: number | null;
+  imported_at: number;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+async function digestOf(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** The transcript files named: files as they are, folders walked for `*.jsonl`. */
+async function transcriptFiles(paths: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) {
+    const full = resolve(p);
+    const s = await stat(full).catch(() => null);
+    if (!s) throw new LociError('not-found', `There is no file or folder ${full}.`);
+    if (s.isFile()) out.push(full);
+    else if (s.isDirectory()) {
+      const entries = await readdir(full, { recursive: true, withFileTypes: true });
+      for (const e of entries) {
+        if (e.isFile() && e.name.endsWith('.jsonl')) out.push(join(e.parentPath, e.name));
+      }
+    }
+    if (out.length > MAX_FILES) {
+      throw new LociError(
+        'invalid-args',
+        `More than ${MAX_FILES} transcripts under ${paths.join(', ')}: name fewer folders.`,
+      );
+    }
+  }
+  return [...new Set(out)].sort();
+}
+
+export class TranscriptService {
+  constructor(
+    private readonly host: TranscriptHost,
+    private readonly limits: TranscriptLimits = DEFAULT_TRANSCRIPT_LIMITS,
+  ) {}
+
+  async import(
+    args: ParsedArgs<'transcript.import'>,
+    actor: Actor,
+  ): Promise<TranscriptImportResult> {
+    const store = await this.host.store(args.store);
+    // An agent reads only inside the folders the person allowed (as ingest_file does).
+    if (!isPerson(actor))
+      await checkAllowed(
+        args.paths.map((p) => resolve(p)),
+        this.host.allowedFolders(),
+      );
+    const files = await transcriptFiles(args.paths);
+    const reports: TranscriptFileReport[] = [];
+    for (const path of files) {
+      try {
+        reports.push(await this.importFile(store, path, args.format, actor));
+      } catch (err) {
+        if (!(err instanceof LociError)) throw err;
+        reports.push({
+          path,
+          status: 'failed',
+          format: null,
+          session: null,
+          journal_id: null,
+          episode_id: null,
+          lines: 0,
+          accounting: null,
+          reason: err.message,
+        });
+      }
+    }
+    const count = (s: TranscriptFileReport['status']) =>
+      reports.filter((r) => r.status === s).length;
+    return {
+      store: store.name,
+      files: reports,
+      totals: {
+        imported: count('imported'),
+        unchanged: count('unchanged'),
+        replaced: count('replaced'),
+        failed: count('failed'),
+      },
+    };
+  }
+
+  private async importFile(
+    store: OpenStore,
+    path: string,
+    format: ParsedArgs<'transcript.import'>['format'],
+    actor: Actor,
+  ): Promise<TranscriptFileReport> {
+    const size = (await stat(path)).size;
+    if (size > LIMITS.transcriptMaxBytes) {
+      throw new LociError(
+        'invalid-args',
+        `${path} is ${Math.round(size / 1024 / 1024)} MiB; transcripts up to ${LIMITS.transcriptMaxBytes / 1024 / 1024} MiB are read.`,
+      );
+    }
+    const digest = await digestOf(path);
+    const same = stmt(store.db, 'SELECT * FROM journal WHERE digest = ?').get(digest) as
+      JournalRow | undefined;
+    if (same) return this.report(store, same, path, 'unchanged');
+
+    const progress = (bytes: number, done = false) =>
+      this.host.events.emit('transcript.progressed', {
+        store: store.name,
+        path,
+        bytes,
+        total: size,
+        done,
+      });
+    const read = await readTranscript(path, {
+      format: format === 'auto' ? undefined : format,
+      limits: this.limits,
+      onProgress: (bytes) => progress(bytes),
+    });
+    // Credentials in any turn: the turn is kept, quarantined, and left out of the episode.
+    const quarantined: boolean[] = [];
+    for (let i = 0; i < read.turns.length; i += SCAN_BATCH) {
+      const scans = await scanSecretsMany(read.turns.slice(i, i + SCAN_BATCH).map((t) => t.text));
+      for (const s of scans) quarantined.push(s.rules.length > 0);
+    }
+    const turns: EpisodeTurn[] = read.turns.map((t, i) => ({
+      ...t,
+      quarantined: !!quarantined[i],
+    }));
+    const episode = buildEpisode(read.format, read.meta, turns);
+    const byClass = Object.fromEntries(EVIDENCE_CLASSES.map((c) => [c, 0])) as Record<
+      TurnClass,
+      number
+    >;
+    for (const t of turns) byClass[t.class]++;
+    const usedLines = new Set(turns.map((t) => t.line)).size;
+    const accounting: TranscriptAccounting = {
+      used: usedLines,
+      ignored: read.ignored,
+      skipped: read.skipped,
+      skipped_total: read.skippedTotal,
+      not_kept: read.stoppedAt === null ? 0 : read.lines - read.stoppedAt + 1,
+      stopped_at: read.stoppedAt,
+      turns: turns.length,
+      truncated: read.truncated,
+      quarantined: turns.filter((t) => t.quarantined).length,
+      by_class: byClass,
+    };
+    // A line that gave turns and then hit the budget is counted once, as not kept.
+    if (read.stoppedAt !== null && turns.some((t) => t.line === read.stoppedAt)) {
+      accounting.used--;
+    }
+
+    // The session imported before, shorter: its journal is replaced, its episode updated.
+    const earlier = (
+      read.meta.session
+        ? stmt(store.db, 'SELECT * FROM journal WHERE format = ? AND session = ?').get(
+            read.format,
+            read.meta.session,
+          )
+        : stmt(store.db, 'SELECT * FROM journal WHERE source = ? AND session IS NULL').get(path)
+    ) as JournalRow | undefined;
+    const earlierEpisode =
+      earlier?.episode_rid != null
+        ? (stmt(
+            store.db,
+            `SELECT ${MEMORY_COLUMNS} FROM memory m WHERE m.rid = ? AND m.deleted_at IS NULL`,
+          ).get(earlier.episode_rid) as MemoryRow | undefined)
+        : undefined;
+    const prepared = earlierEpisode
+      ? null
+      : await prepareMemories([
+          {
+            content: episode.content,
+            title: episode.title,
+            kind: 'episodic',
+            tags: episode.tags,
+            ...(episode.occurredAt !== null
+              ? { occurred_at: new Date(episode.occurredAt).toISOString() }
+              : {}),
+            ...(read.meta.session
+              ? { session: read.meta.session.slice(0, LIMITS.sessionMaxChars) }
+              : {}),
+          },
+        ]);
+    const episodeScan = earlierEpisode
+      ? (await scanSecretsMany([`${episode.title}\n${episode.content}`]))[0]
+      : null;
+
+    const now = this.host.now();
+    const id = earlier?.id ?? this.host.newId();
+    const times = turns.map((t) => t.at).filter((t): t is number => t !== null);
+    const started = read.meta.at ?? (times.length ? Math.min(...times) : null);
+    const ended = times.length ? Math.max(...times) : null;
+    const outcome = store.db.transaction(() => {
+      let created: CreatedMemory[] = [];
+      let episodeRid: number;
+      let updated = false;
+      if (earlierEpisode) {
+        const r = applyNewText(
+          store,
+          actor,
+          earlierEpisode,
+          { title: episode.title, content: episode.content, secretRules: episodeScan?.rules ?? [] },
+          now,
+          { tags: normalizeTags(episode.tags), occurred_at: episode.occurredAt },
+        );
+        updated = r.change !== 'unchanged';
+        episodeRid = earlierEpisode.rid;
+      } else {
+        const inserted = insertMemories(store, prepared ?? [], actor, {
+          newId: () => this.host.newId(),
+          now,
+        });
+        created = inserted.created;
+        const first = inserted.results[0];
+        episodeRid = loadRow(store, first?.id ?? '')?.rid ?? 0;
+      }
+      if (earlier) stmt(store.db, 'DELETE FROM journal WHERE rid = ?').run(earlier.rid);
+      const info = stmt(
+        store.db,
+        `INSERT INTO journal (id, source, format, session, digest, cwd, started_at, ended_at,
+            lines, accounting, episode_rid, imported_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        id,
+        path,
+        read.format,
+        read.meta.session ?? null,
+        digest,
+        read.meta.cwd ?? null,
+        started,
+        ended,
+        read.lines,
+        JSON.stringify(accounting),
+        episodeRid || null,
+        now,
+      );
+      const addTurn = stmt(
+        store.db,
+        `INSERT INTO journal_turn (journal_rid, seq, line, class, at, tool, text, exit_code, quarantined)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      turns.forEach((t, seq) =>
+        addTurn.run(
+          info.lastInsertRowid,
+          seq,
+          t.line,
+          t.class,
+          t.at,
+          t.tool,
+          t.text,
+          t.exit,
+          t.quarantined ? 1 : 0,
+        ),
+      );
+      store.audit.append(
+        {
+          actor: actorName(actor),
+          action: 'transcript.import',
+          target: id,
+          data: {
+            source: path,
+            digest,
+            format: read.format,
+            session: read.meta.session ?? null,
+            lines: read.lines,
+            turns: turns.length,
+            quarantined: accounting.quarantined,
+            replaced: earlier ? earlier.digest : null,
+          },
+        },
+        now,
+      );
+      return { created, updated, rid: Number(info.lastInsertRowid) };
+    })();
+    progress(size, true);
+    if (outcome.created.length) await this.host.created(store, outcome.created, actor);
+    if (outcome.updated && earlierEpisode) {
+      this.host.changed(store, [earlierEpisode.id], 'updated', actor);
+    }
+    const row = stmt(store.db, 'SELECT * FROM journal WHERE rid = ?').get(
+      outcome.rid,
+    ) as JournalRow;
+    return this.report(store, row, path, earlier ? 'replaced' : 'imported');
+  }
+
+  private report(
+    store: OpenStore,
+    row: JournalRow,
+    path: string,
+    status: TranscriptFileReport['status'],
+  ): TranscriptFileReport {
+    return {
+      path,
+      status,
+      format: row.format,
+      session: row.session,
+      journal_id: row.id,
+      episode_id: this.episodeId(store, row.episode_rid),
+      lines: row.lines,
+      accounting: JSON.parse(row.accounting) as TranscriptAccounting,
+    };
+  }
+
+  private episodeId(store: OpenStore, rid: number | null): string | null {
+    if (rid === null) return null;
+    const r = stmt(store.db, 'SELECT id FROM memory WHERE rid = ?').get(rid) as
+      { id: string } | undefined;
+    return r?.id ?? null;
+  }
+
+  private summary(store: OpenStore, row: JournalRow): JournalSummary {
+    const accounting = JSON.parse(row.accounting) as TranscriptAccounting;
+    return {
+      id: row.id,
+      source: row.source,
+      format: row.format,
+      session: row.session,
+      cwd: row.cwd,
+      started_at: iso(row.started_at),
+      ended_at: iso(row.ended_at),
+      turns: accounting.turns,
+      episode_id: this.episodeId(store, row.episode_rid),
+      imported_at: iso(row.imported_at) as string,
+    };
+  }
+
+  /** Journals hold raw sessions (a tool's output, a person's words): for a person only. */
+  private requirePerson(actor: Actor): void {
+    if (!isPerson(actor)) {
+      throw new LociError('forbidden', 'Only a person can read journals (they hold raw sessions).');
+    }
+  }
+
+  async list(args: ParsedArgs<'journal.list'>, actor: Actor): Promise<JournalListResult> {
+    this.requirePerson(actor);
+    const store = await this.host.store(args.store);
+    const rows = stmt(
+      store.db,
+      'SELECT * FROM journal ORDER BY COALESCE(started_at, imported_at) DESC, rid DESC LIMIT ?',
+    ).all(args.limit) as JournalRow[];
+    return { store: store.name, journals: rows.map((r) => this.summary(store, r)) };
+  }
+
+  async get(args: ParsedArgs<'journal.get'>, actor: Actor): Promise<JournalView> {
+    this.requirePerson(actor);
+    const store = await this.host.store(args.store);
+    const row = stmt(store.db, 'SELECT * FROM journal WHERE id = ?').get(args.id) as
+      JournalRow | undefined;
+    if (!row)
+      throw new LociError('not-found', `There is no journal ${args.id} in "${store.name}".`);
+    const classes = args.classes ?? [...EVIDENCE_CLASSES];
+    const marks = classes.map(() => '?').join(', ');
+    const total = (
+      stmt(
+        store.db,
+        `SELECT COUNT(*) AS n FROM journal_turn WHERE journal_rid = ? AND class IN (${marks})`,
+      ).get(row.rid, ...classes) as { n: number }
+    ).n;
+    const turns = stmt(
+      store.db,
+      `SELECT * FROM journal_turn WHERE journal_rid = ? AND class IN (${marks})
+        ORDER BY seq LIMIT ? OFFSET ?`,
+    ).all(row.rid, ...classes, args.limit, args.offset) as {
+      seq: number;
+      line: number;
+      class: TurnClass;
+      at: number | null;
+      tool: string | null;
+      text: string;
+      exit_code: number | null;
+      quarantined: number;
+    }[];
+    return {
+      journal: {
+        ...this.summary(store, row),
+        lines: row.lines,
+        accounting: JSON.parse(row.accounting) as TranscriptAccounting,
+      },
+      total,
+      turns: turns.map((t) => ({
+        seq: t.seq,
+        line: t.line,
+        class: t.class,
+        at: iso(t.at),
+        tool: t.tool,
+        text:
+          t.quarantined && !args.reveal
+            ? '[quarantined: this turn looked like it holds a credential; reveal to read it]'
+            : t.text,
+        exit: t.exit_code,
+        quarantined: t.quarantined === 1,
+      })),
+    };
+  }
+}

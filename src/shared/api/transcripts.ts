@@ -1,0 +1,82 @@
+// Result types of the contract, by domain (transcripts): what an import made of each
+// file, and the journals it keeps.
+import type { TranscriptFormat, TurnClass } from '../constants';
+
+export interface TranscriptFileReport {
+  path: string;
+  /** `imported`; `unchanged` (this file was imported before); `replaced` (its session had
+   * been imported shorter: the journal and the episode now hold all of it); `failed`. */
+  status: 'imported' | 'unchanged' | 'replaced' | 'failed';
+  format: TranscriptFormat | null;
+  session: string | null;
+  journal_id: string | null;
+  /** The episode memory of the session. */
+  episode_id: string | null;
+  /** Lines in the file, and what became of them: every line is one of these. */
+  lines: number;
+  accounting: TranscriptAccounting | null;
+  /** Why it failed (status `failed`). */
+  reason?: string;
+}
+
+export interface TranscriptAccounting {
+  /** Lines that gave turns. */
+  used: number;
+  /** Known records with nothing to keep, by kind (summary, reasoning, blank…). */
+  ignored: Record<string, number>;
+  /** Lines that could not be read: the first ones with their line number and reason. */
+  skipped: { line: number; reason: string }[];
+  skipped_total: number;
+  /** Lines past the journal's budget (not kept), from `stopped_at` on. */
+  not_kept: number;
+  stopped_at: number | null;
+  turns: number;
+  /** Turns whose text was cut to the per-turn budget (head and tail kept). */
+  truncated: number;
+  /** Turns with a credential in them: kept, never shown to an agent. */
+  quarantined: number;
+  by_class: Record<TurnClass, number>;
+}
+
+export interface TranscriptImportResult {
+  store: string;
+  files: TranscriptFileReport[];
+  totals: { imported: number; unchanged: number; replaced: number; failed: number };
+}
+
+export interface JournalSummary {
+  id: string;
+  source: string;
+  format: TranscriptFormat;
+  session: string | null;
+  cwd: string | null;
+  started_at: string | null;
+  ended_at: string | null;
+  turns: number;
+  episode_id: string | null;
+  imported_at: string;
+}
+
+export interface JournalListResult {
+  store: string;
+  journals: JournalSummary[];
+}
+
+export interface JournalTurnView {
+  seq: number;
+  line: number;
+  class: TurnClass;
+  at: string | null;
+  tool: string | null;
+  text: string;
+  exit: number | null;
+  quarantined: boolean;
+}
+
+export interface JournalView {
+  journal: JournalSummary & { lines: number; accounting: TranscriptAccounting };
+  /** The turns asked for (offset, limit, classes), in order. */
+  turns: JournalTurnView[];
+  /** Turns matching the classes asked for, in all. */
+  total: number;
+}
