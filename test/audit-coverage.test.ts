@@ -366,6 +366,29 @@ const WRITES: Partial<Record<MethodName, Scenario>> = {
       return c.call('transcript.import', { paths: [file] });
     },
   },
+  'journal.propose': {
+    actions: ['review.propose'],
+    actors: [ui, cli],
+    run: async (c) => {
+      const dir = tempDir('loci-coverage-transcript-');
+      const file = join(dir, `propose-${++n}.jsonl`);
+      writeFileSync(
+        file,
+        `${JSON.stringify({ role: 'user', content: `The staging port is now ${n}00 for the billing service.` })}\n`,
+      );
+      const r = await t.cli.call('transcript.import', { paths: [file] });
+      await newEntries();
+      return c.call('journal.propose', {
+        journal_id: r.files[0]!.journal_id!,
+        candidates: [
+          {
+            content: `Billing on staging listens on port ${n}00.`,
+            quotes: [`The staging port is now ${n}00 for the billing service.`],
+          },
+        ],
+      });
+    },
+  },
   'ingest.undo': {
     actions: ['memory.forget'],
     actors: [ui, cli],

@@ -61,6 +61,10 @@ describe('MCP tools', () => {
       'dream',
       'ingest_file',
       'import_transcript',
+      'propose_memories',
+      'session_summary',
+      'errors',
+      'decisions',
     ]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');

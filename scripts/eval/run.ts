@@ -1,6 +1,8 @@
-// npm run eval — recall quality, two suites in one run (bench-results/eval.json):
+// npm run eval — recall and distillation quality, in one run (bench-results/eval.json):
 //   devteam        memories and questions of an engineering team (eval/datasets/devteam),
 //                  four recall configurations (scripts/eval/devteam.ts)
+//   distill        agent sessions read into journals, and what the extractors and the gate
+//                  kept, matched against labels (scripts/eval/distill.ts)
 //   conversations  every turn of a conversation as one memory, every question one recall:
 //                  LoCoMo's development conversations (../shared/datasets/conversations-dev)
 //                  and our own team chat (eval/datasets/ferrylog), against a plain BM25
@@ -8,7 +10,7 @@
 // With the real model (LOCI_MODEL_PATH, or ../shared/models when present) the hybrid and
 // full configurations run too; without it they are left out and the output says so.
 //
-//   npm run eval [-- --suite devteam|conversations] [--dataset DIR] [--conversations PATH]…
+//   npm run eval [-- --suite devteam|conversations|distill] [--dataset DIR] [--conversations PATH]…
 //                [--model-path DIR] [--quick] [--ablation] [--fit-confidence]
 //   --quick: without the one-remember-per-turn run; --ablation: each conversation signal
 //   switched off in turn, and rank fusion instead of linear.
@@ -20,6 +22,7 @@ import { fitConfidence } from './conversations/fit';
 import { byCategory, summarize } from './conversations/report';
 import { runConversationSuite, RECALL_LIMIT, type SystemRun } from './conversations/suite';
 import { runDevteam } from './devteam';
+import { printDistill, runDistill } from './distill';
 
 const argv = process.argv.slice(2);
 const arg = (name: string) => {
@@ -29,8 +32,8 @@ const arg = (name: string) => {
 const args = (name: string) =>
   argv.flatMap((a, i) => (a === name && argv[i + 1] ? [argv[i + 1] as string] : []));
 const suite = arg('--suite') ?? 'all';
-if (!['all', 'devteam', 'conversations'].includes(suite)) {
-  console.error(`eval: --suite is devteam, conversations or all, not "${suite}"`);
+if (!['all', 'devteam', 'conversations', 'distill'].includes(suite)) {
+  console.error(`eval: --suite is devteam, conversations, distill or all, not "${suite}"`);
   process.exit(2);
 }
 
@@ -50,7 +53,15 @@ const report: Record<string, unknown> = {
   model_path: modelPath || null,
 };
 
-if (suite !== 'conversations') {
+if (suite === 'all' || suite === 'distill') {
+  console.log('## distill\n');
+  const distill = await runDistill();
+  printDistill(distill);
+  report.distill = distill;
+  console.log('');
+}
+
+if (suite === 'all' || suite === 'devteam') {
   console.log('## devteam\n');
   report.devteam = await runDevteam(
     resolve(arg('--dataset') ?? 'eval/datasets/devteam'),
@@ -65,7 +76,7 @@ const ci = (e: { mean: number; low: number; high: number }) =>
 const pct = (e: { mean: number; low: number; high: number }) =>
   `${(e.mean * 100).toFixed(1)} % [${(e.low * 100).toFixed(1)}, ${(e.high * 100).toFixed(1)}]`;
 
-if (suite !== 'devteam') {
+if (suite === 'all' || suite === 'conversations') {
   const sets: Record<string, unknown> = {};
   const allRuns: SystemRun[][] = [];
   for (const path of conversationPaths) {

@@ -85,7 +85,7 @@ export const DREAM_PHASES = [
   'retention',
 ] as const;
 
-export const REVIEW_KINDS = ['schema', 'merge', 'link', 'refine'] as const;
+export const REVIEW_KINDS = ['schema', 'merge', 'link', 'refine', 'distill'] as const;
 
 export const REVIEW_STATES = ['pending', 'accepted', 'rejected'] as const;
 

@@ -8,4 +8,5 @@ export function registerTranscriptHandlers(registry: HandlerRegistry, engine: En
   registry.register('transcript.import', (args, ctx) => transcripts.import(args, ctx.actor));
   registry.register('journal.list', (args, ctx) => transcripts.list(args, ctx.actor));
   registry.register('journal.get', (args, ctx) => transcripts.get(args, ctx.actor));
+  registry.register('journal.propose', (args, ctx) => transcripts.propose(args, ctx.actor));
 }

@@ -90,6 +90,7 @@ export const ConfigSchema = z.strictObject({
           merge: z.boolean().default(false),
           link: z.boolean().default(false),
           refine: z.boolean().default(false),
+          distill: z.boolean().default(false),
         })
         .prefault({}),
       /** Links made by recombination per cycle, at most. */

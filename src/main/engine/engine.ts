@@ -178,6 +178,11 @@ export class Engine {
       allowedFolders: () => this.ingest.folders().folders,
       created: (store, created, actor) => this.created(store, created, actor),
       changed: (store, ids, change, actor) => this.changed(store, ids, change, actor),
+      autoAccept: async (store, ids, actor) => {
+        if (this.config.dream.auto_accept.distill) {
+          await this.dreams.reviewAccept({ store: store.name, ids }, actor);
+        }
+      },
     });
   }
 

@@ -229,6 +229,48 @@ export function buildMcpServer(options: McpSessionOptions): Server {
     }
   });
 
+  /** The `distill` prompt: a journal window the agent may read (its own session), and the rules. */
+  const distillPrompt = async (a: Record<string, string>) => {
+    const offset = Number(a.offset ?? 0);
+    const limit = Number(a.limit ?? 200);
+    if (!a.journal_id) throw new ProtocolError(ErrorCode.InvalidParams, 'journal_id is required.');
+    if (
+      !Number.isInteger(offset) ||
+      offset < 0 ||
+      !Number.isInteger(limit) ||
+      limit < 1 ||
+      limit > 2000
+    ) {
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        'offset is a whole number ≥ 0 and limit a whole number from 1 to 2000.',
+      );
+    }
+    let j;
+    try {
+      j = await client().call('journal.get', withStore({ id: a.journal_id, offset, limit }));
+    } catch (err) {
+      const data = toErrorData(err);
+      throw new ProtocolError(ErrorCode.InvalidParams, data.message);
+    }
+    const turns = j.turns.map(
+      (t) =>
+        `[${t.seq}] ${t.class}${t.tool ? ` ${t.tool}` : ''}${t.exit === null ? '' : ` exit ${t.exit}`}: ${t.text.length > 2000 ? `${t.text.slice(0, 2000)} …` : t.text}`,
+    );
+    const last = j.turns.at(-1)?.seq ?? offset;
+    const text = [
+      `Session journal ${j.journal.id} (${j.journal.format}${j.journal.cwd ? `, ${j.journal.cwd}` : ''}), turns ${offset}–${last} of ${j.total}. Each turn says who it is from: USER (the person), TOOL (a tool's output), ACT (an invocation), SELF (you).`,
+      '',
+      'Propose the memories worth keeping with the tool propose_memories: decisions, conventions, preferences, error → remedy, facts about the project. Each needs exact quotes from the turns below, character for character, each within one turn. A measurement only from TOOL; what the person decided, asked or prefers only from USER; that something was done only from ACT or TOOL; your own words (SELF) back only a memory marked as your judgement. Nothing that looks like a credential.',
+      '',
+      ...turns,
+    ].join('\n');
+    return {
+      description: `Distil session ${j.journal.id}`,
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
+    };
+  };
+
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
     prompts: [
       {
@@ -244,14 +286,30 @@ export function buildMcpServer(options: McpSessionOptions): Server {
           },
         ],
       },
+      {
+        name: 'distill',
+        title: 'Distil a session',
+        description:
+          'A window of a session journal you imported, turn by turn with who said what, and how to propose memories from it with propose_memories.',
+        arguments: [
+          {
+            name: 'journal_id',
+            description: 'The journal (from import_transcript).',
+            required: true,
+          },
+          { name: 'offset', description: 'The first turn (default 0).', required: false },
+          { name: 'limit', description: 'How many turns (default 200).', required: false },
+        ],
+      },
     ],
   }));
 
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    if (request.params.name === 'distill') return distillPrompt(request.params.arguments ?? {});
     if (request.params.name !== 'bootstrap') {
       throw new ProtocolError(
         ErrorCode.InvalidParams,
-        `Unknown prompt "${request.params.name}". Prompts: bootstrap.`,
+        `Unknown prompt "${request.params.name}". Prompts: bootstrap, distill.`,
       );
     }
     const budget = Number(request.params.arguments?.max_tokens ?? 4000);

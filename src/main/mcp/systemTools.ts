@@ -209,7 +209,7 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
         );
         const t = r.totals;
         return {
-          text: `${t.imported} imported, ${t.replaced} replaced, ${t.unchanged} unchanged, ${t.failed} failed.\n${lines.slice(0, 50).join('\n')}${lines.length > 50 ? `\n… and ${lines.length - 50} more` : ''}`,
+          text: `${t.imported} imported, ${t.replaced} replaced, ${t.unchanged} unchanged, ${t.failed} failed; distilled: ${r.files.reduce((n, f) => n + (f.distilled?.written ?? 0), 0)} memories written, ${r.files.reduce((n, f) => n + (f.distilled?.proposed ?? 0), 0)} proposed for the user's review.\n${lines.slice(0, 50).join('\n')}${lines.length > 50 ? `\n… and ${lines.length - 50} more` : ''}`,
           structured: {
             store: r.store,
             totals: r.totals,
@@ -224,6 +224,29 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
               ...(f.reason ? { reason: f.reason } : {}),
             })),
           },
+        };
+      },
+    },
+    {
+      name: 'propose_memories',
+      title: 'Propose memories from a session',
+      description:
+        "Propose memories drawn from a session journal you imported (see the `distill` prompt for the journal's turns). Each candidate needs exact quotes from the journal — character for character, each within one turn — and may claim only what its quotes' classes allow: a measurement only from TOOL output, what the user decided, asked or prefers only from USER words, that something was done only from an ACT or TOOL turn; your own prose (SELF) backs only a memory marked as your judgement. Candidates that pass wait in the user's review inbox; the others are refused with the reason.",
+      ...fromContract('journal.propose', ['journal_id', 'candidates', 'store'], {
+        journal_id: 'The journal (as import_transcript returned it).',
+        candidates: 'The memories to propose, each with its exact quotes.',
+      }),
+      annotations: write,
+      async run(client, a) {
+        const { store: _s, ...rest } = a;
+        const r = await client.call('journal.propose', withStore(a, rest as never, defaultStore));
+        const lines = r.results.map(
+          (x, i) =>
+            `${i + 1}. ${x.status}${x.review_id ? ` (review item ${x.review_id})` : ''}${x.reasons.length ? `: ${x.reasons.join('; ')}` : ''}`,
+        );
+        return {
+          text: `${r.results.filter((x) => x.status === 'proposed').length} of ${r.results.length} proposed for the user's review.\n${lines.join('\n')}`,
+          structured: r as unknown as Record<string, unknown>,
         };
       },
     },

@@ -9,6 +9,9 @@ import { methods } from '../../shared/api';
 import { openTestEngine } from '../../../test/helpers/engine';
 import { buildMcpServer } from './server';
 import { toolDefinitions } from './tools';
+import { join } from 'node:path';
+import { tempDir } from '../../../test/helpers/engine';
+import { writeSessions } from '../../../test/fixtures/transcripts/sessions';
 
 const withoutDescription = (schema: z.ZodType) => {
   const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
@@ -79,6 +82,94 @@ describe('MCP tool arguments', () => {
         'Invalid arguments for read: unknown field "include_deleted"',
       );
       expect(dispatched).toBe(1);
+      await client.close();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('hands an agent its session through the distill prompt, and gates what it proposes', async () => {
+    const t = await openTestEngine();
+    try {
+      const files = writeSessions(tempDir('loci-mcp-distill-'));
+      await t.cli.call('ingest.setFolders', { folders: [join(files.codex, '..')] });
+      const server = buildMcpServer({
+        handlers: t.handlers,
+        activity: t.engine.activity,
+        transport: 'in-memory',
+      });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new Client({ name: 'codex', version: '1.0.0' });
+      await client.connect(clientSide);
+      const imported = (await client.callTool({
+        name: 'import_transcript',
+        arguments: { paths: [files.codex] },
+      })) as unknown as { structuredContent: { files: { journal_id: string }[] } };
+      const journal = imported.structuredContent.files[0]!.journal_id;
+      const prompt = await client.getPrompt({
+        name: 'distill',
+        arguments: { journal_id: journal },
+      });
+      const text = (prompt.messages[0]!.content as { text: string }).text;
+      expect(text).toContain('USER: Upgrade the date library');
+      expect(text).toMatch(/TOOL exit 1: ERR_PNPM_PEER_DEP_ISSUES/);
+      const proposed = (await client.callTool({
+        name: 'propose_memories',
+        arguments: {
+          journal_id: journal,
+          candidates: [
+            {
+              content: 'Use pnpm in the ferry app, never npm.',
+              quotes: ['From now on use pnpm, never npm.'],
+            },
+            { content: 'The user decided to drop date-fns.', quotes: ['date-fns is on 4.x'] },
+          ],
+        },
+      })) as unknown as { structuredContent: { results: { status: string; reasons: string[] }[] } };
+      expect(proposed.structuredContent.results.map((r) => r.status)).toEqual([
+        'proposed',
+        'rejected',
+      ]);
+      expect(proposed.structuredContent.results[1]!.reasons[0]).toMatch(/USER quote/);
+      await client.close();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers session_summary, errors and decisions from what sessions left', async () => {
+    const t = await openTestEngine();
+    try {
+      const files = writeSessions(tempDir('loci-mcp-sessions-'));
+      await t.cli.call('transcript.import', { paths: [files.codex, files.claude] });
+      await t.cli.call('review.accept', {
+        ids: (await t.cli.call('review.list', { kind: 'distill' })).items.map((i) => i.id),
+      });
+      const server = buildMcpServer({
+        handlers: t.handlers,
+        activity: t.engine.activity,
+        transport: 'in-memory',
+      });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new Client({ name: 'claude-code', version: '1.0.0' });
+      await client.connect(clientSide);
+      const text = async (name: string, args: Record<string, unknown>) =>
+        ((await client.callTool({ name, arguments: args })).content as { text: string }[])[0]!.text;
+      const summary = await text('session_summary', { project: '/home/ada/code/ferry-app' });
+      expect(summary).toContain('Codex CLI session in /home/ada/code/ferry-app');
+      expect(summary).not.toContain('billing-api');
+      expect(await text('session_summary', {})).toContain('billing-api');
+      expect(
+        await text('errors', { query: 'ERR_PNPM_PEER_DEP_ISSUES unmet peer dependencies' }),
+      ).toContain('--config.strict-peer-dependencies=false');
+      expect(await text('decisions', { query: 'which package manager, pnpm or npm' })).toContain(
+        'From now on use pnpm, never npm.',
+      );
+      expect(await text('errors', { query: 'kubernetes pod crashloop' })).toBe(
+        'No known remedy for this error.',
+      );
       await client.close();
     } finally {
       await t.close();

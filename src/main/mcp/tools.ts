@@ -3,6 +3,7 @@
 // the text answer is a readable rendering of the same structured result.
 import { z } from 'zod';
 import type { MethodResult } from '../../shared/api';
+import { sessionTools } from './sessionTools';
 import { systemTools } from './systemTools';
 import { fromContract, read, withStore, write, type ToolDefinition } from './toolKit';
 
@@ -304,6 +305,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
       },
     },
     ...systemTools(defaultStore),
+    ...sessionTools(defaultStore),
   ];
   return tools;
 }

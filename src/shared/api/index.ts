@@ -58,6 +58,7 @@ import {
   IngestFoldersArgsSchema,
   JournalGetArgsSchema,
   JournalListArgsSchema,
+  JournalProposeArgsSchema,
   TranscriptImportArgsSchema,
 } from '../schemas';
 import {
@@ -73,7 +74,12 @@ import {
   type EvalRunsResult,
 } from '../eval';
 import type { AtlasResult } from './atlas';
-import type { JournalListResult, JournalView, TranscriptImportResult } from './transcripts';
+import type {
+  JournalListResult,
+  JournalProposeResult,
+  JournalView,
+  TranscriptImportResult,
+} from './transcripts';
 import type {
   SystemInfo,
   TokenRotateResult,
@@ -244,6 +250,7 @@ export const methods = {
   'transcript.import': method<TranscriptImportResult>()(TranscriptImportArgsSchema),
   'journal.list': method<JournalListResult>()(JournalListArgsSchema),
   'journal.get': method<JournalView>()(JournalGetArgsSchema),
+  'journal.propose': method<JournalProposeResult>()(JournalProposeArgsSchema),
 } as const;
 
 export type MethodMap = typeof methods;

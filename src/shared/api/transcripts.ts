@@ -2,6 +2,13 @@
 // file, and the journals it keeps.
 import type { TranscriptFormat, TurnClass } from '../constants';
 
+export interface DistillCounts {
+  written: number;
+  proposed: number;
+  duplicate: number;
+  rejected: number;
+}
+
 export interface TranscriptFileReport {
   path: string;
   /** `imported`; `unchanged` (this file was imported before); `replaced` (its session had
@@ -15,6 +22,8 @@ export interface TranscriptFileReport {
   /** Lines in the file, and what became of them: every line is one of these. */
   lines: number;
   accounting: TranscriptAccounting | null;
+  /** What distillation made of the session (null when nothing new was read). */
+  distilled: DistillCounts | null;
   /** Why it failed (status `failed`). */
   reason?: string;
 }
@@ -73,10 +82,34 @@ export interface JournalTurnView {
   quarantined: boolean;
 }
 
+export interface JournalCandidateView {
+  n: number;
+  /** Which extractor drew it: `instruction`, `correction`, `error-remedy`. */
+  extractor: string;
+  content: string;
+  /** Its quotes, where the gate found them (class, turn, line). */
+  quotes: { quote: string; class: TurnClass; seq: number; line: number }[];
+  /** `written` (a memory now), `proposed` (in the review inbox), `duplicate` (an equal one
+   * exists), `rejected` (the gate's reasons). */
+  status: 'written' | 'proposed' | 'duplicate' | 'rejected';
+  reasons: string[];
+  memory_id: string | null;
+  review_id: string | null;
+}
+
+export interface JournalProposeResult {
+  store: string;
+  journal_id: string;
+  /** One per candidate, in order: what the gate said and where it went. */
+  results: Pick<JournalCandidateView, 'n' | 'status' | 'reasons' | 'memory_id' | 'review_id'>[];
+}
+
 export interface JournalView {
   journal: JournalSummary & { lines: number; accounting: TranscriptAccounting };
   /** The turns asked for (offset, limit, classes), in order. */
   turns: JournalTurnView[];
   /** Turns matching the classes asked for, in all. */
   total: number;
+  /** What distillation drew from the session, and what the gate said of each. */
+  candidates: JournalCandidateView[];
 }

@@ -2,7 +2,7 @@
 // journals, and the journals read back.
 import { z } from 'zod';
 import { EVIDENCE_CLASSES, LIMITS, TRANSCRIPT_FORMATS } from '../constants';
-import { storeField } from './common';
+import { KindSchema, storeField, TagsSchema } from './common';
 
 /** A journal: a ULID. */
 export const JournalIdSchema = z
@@ -15,6 +15,22 @@ export const TranscriptImportArgsSchema = z.strictObject({
   paths: z.array(z.string().min(1).max(4096)).min(1).max(LIMITS.transcriptPathsMax),
   /** `auto` (default): each file's format is told from its first lines. */
   format: z.enum(['auto', ...TRANSCRIPT_FORMATS]).default('auto'),
+});
+
+/** A memory an agent (or a model) draws from a journal, with the quotes that back it. */
+export const ProposedMemorySchema = z.strictObject({
+  content: z.string().min(1).max(4000),
+  title: z.string().max(LIMITS.titleMaxChars).optional(),
+  kind: KindSchema.optional(),
+  tags: TagsSchema.optional(),
+  /** Exact quotes from the journal's turns, each within one turn. */
+  quotes: z.array(z.string().min(1).max(LIMITS.evidenceQuoteMaxChars)).min(1).max(16),
+});
+
+export const JournalProposeArgsSchema = z.strictObject({
+  ...storeField,
+  journal_id: JournalIdSchema,
+  candidates: z.array(ProposedMemorySchema).min(1).max(50),
 });
 
 export const JournalListArgsSchema = z.strictObject({

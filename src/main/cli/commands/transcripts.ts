@@ -33,6 +33,14 @@ export function formatImport(c: Colors, r: TranscriptImportResult): string {
     ];
   });
   const t = r.totals;
+  const d = r.files.reduce(
+    (acc, f) => ({
+      written: acc.written + (f.distilled?.written ?? 0),
+      proposed: acc.proposed + (f.distilled?.proposed ?? 0),
+      rejected: acc.rejected + (f.distilled?.rejected ?? 0),
+    }),
+    { written: 0, proposed: 0, rejected: 0 },
+  );
   const head = rows.length
     ? table(c, ['status', 'format', 'turns', 'skipped lines', 'quarantined', 'file', ''], rows)
     : '';
@@ -41,7 +49,11 @@ export function formatImport(c: Colors, r: TranscriptImportResult): string {
       .slice(0, 5)
       .map((s) => `  ${clip(f.path, 50)}:${s.line}: ${s.reason}`),
   );
-  return `${head}${t.imported} imported, ${t.replaced} replaced (the session grew), ${t.unchanged} unchanged, ${t.failed} failed.\n${
+  const distilled =
+    d.written + d.proposed + d.rejected
+      ? `Distilled: ${d.written} written, ${d.proposed} waiting in the review inbox (\`loci review\`), ${d.rejected} refused by the gate (\`loci journals <id>\` says why).\n`
+      : '';
+  return `${head}${t.imported} imported, ${t.replaced} replaced (the session grew), ${t.unchanged} unchanged, ${t.failed} failed.\n${distilled}${
     skipped.length ? `${c.dim('Lines not read:')}\n${skipped.join('\n')}\n` : ''
   }`;
 }
@@ -61,7 +73,12 @@ export function formatJournal(c: Colors, v: JournalView): string {
     const exit = t.exit === null ? '' : ` exit ${t.exit}`;
     return `${color(t.class.padEnd(4))} ${c.dim(`#${t.seq} line ${t.line}${t.tool ? ` ${t.tool}` : ''}${exit}`)}\n${clip(t.text, 600)}`;
   });
-  return `${head}${turns.join('\n')}\n${v.total > v.turns.length ? c.dim(`(${v.turns.length} of ${v.total} turns; --offset for more)\n`) : ''}`;
+  const candidates = v.candidates.map(
+    (k) =>
+      `${k.status === 'rejected' ? c.red(k.status) : c.green(k.status)} ${c.dim(k.extractor)} ${clip(k.content, 160)}${k.reasons.length ? `\n    ${c.dim(k.reasons.join('; '))}` : ''}`,
+  );
+  const distilled = candidates.length ? `\n${c.bold('Distilled')}\n${candidates.join('\n')}\n` : '';
+  return `${head}${turns.join('\n')}\n${distilled}${v.total > v.turns.length ? c.dim(`(${v.turns.length} of ${v.total} turns; --offset for more)\n`) : ''}`;
 }
 
 export function registerTranscriptCommands(program: Command, x: CommandContext): void {

@@ -18,7 +18,12 @@ import { createLink } from '../memory/links';
 import { actorName, iso, isoOrNull } from '../memory/model';
 import { applyNewText, forgetMemory } from '../memory/mutate';
 import { requireRow } from '../memory/read';
-import { insertMemories, prepareMemories, type CreatedMemory } from '../memory/remember';
+import {
+  insertMemories,
+  prepareMemories,
+  type CreatedMemory,
+  type RememberItem,
+} from '../memory/remember';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { gateContent, normalizeLine } from '../write/gate';
@@ -72,6 +77,8 @@ export function insertProposals(
   cycle: string,
   now: number,
   newId: () => string,
+  /** Who proposes: `dream`, or whoever imported the session a distilled memory comes from. */
+  actor = 'dream',
 ): { id: string; kind: ReviewKind }[] {
   const known = stmt(store.db, 'SELECT 1 FROM review_item WHERE fingerprint = ? LIMIT 1');
   const insert = stmt(
@@ -97,7 +104,7 @@ export function insertProposals(
     );
     store.audit.append(
       {
-        actor: 'dream',
+        actor,
         action: 'review.propose',
         target: id,
         data: {
@@ -247,6 +254,20 @@ export async function acceptReviews(
         { title, content, kind: 'schematic', tags: ['dream:schema'] },
       ]);
       schemas.set(row.id, { ...(prepared as NonNullable<typeof prepared>), source: 'dream' });
+    } else if (row.kind === 'distill') {
+      // A memory distilled from an agent's session: its quotes travel as its evidence.
+      const d = p as unknown as Pick<RememberItem, 'kind' | 'tags' | 'evidence' | 'session'>;
+      const [prepared] = await prepareMemories([
+        {
+          title,
+          content,
+          ...(d.kind ? { kind: d.kind } : {}),
+          ...(d.tags ? { tags: d.tags } : {}),
+          ...(d.evidence ? { evidence: d.evidence } : {}),
+          ...(d.session ? { session: d.session } : {}),
+        },
+      ]);
+      schemas.set(row.id, { ...(prepared as NonNullable<typeof prepared>), source: 'distill' });
     } else {
       const scan = await scanSecrets(`${content}\n${title}`);
       texts.set(row.id, { title, content, secretRules: scan.rules });
@@ -264,7 +285,7 @@ export async function acceptReviews(
     for (const row of loadPending(store, ids)) {
       const p = JSON.parse(row.proposal) as Record<string, unknown>;
       const resultIds: string[] = [];
-      if (row.kind === 'schema') {
+      if (row.kind === 'schema' || row.kind === 'distill') {
         const { results, created } = insertMemories(
           store,
           [schemas.get(row.id) as NonNullable<ReturnType<typeof schemas.get>>],

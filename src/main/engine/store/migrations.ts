@@ -422,6 +422,33 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 11,
+    name: 'journal candidates: what distillation drew from a session, and what the gate said',
+    up(db) {
+      // One row per candidate memory an extractor drew from a journal, with the gate's
+      // verdict: `written` (a memory now, memory_id), `proposed` (in the review inbox,
+      // review_id), `duplicate` (an equal memory exists and was reinforced) or `rejected`
+      // (reasons). Kept with the journal, so the Journals view shows where a memory came
+      // from and why a candidate was refused.
+      db.exec(`
+        CREATE TABLE journal_candidate (
+          journal_rid INTEGER NOT NULL REFERENCES journal(rid) ON DELETE CASCADE,
+          n INTEGER NOT NULL,
+          extractor TEXT NOT NULL,
+          content TEXT NOT NULL,
+          quotes TEXT NOT NULL CHECK (json_valid(quotes)),
+          status TEXT NOT NULL CHECK (status IN ('written', 'proposed', 'duplicate', 'rejected')),
+          reasons TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(reasons)),
+          memory_id TEXT,
+          review_id TEXT,
+          PRIMARY KEY (journal_rid, n)
+        ) STRICT, WITHOUT ROWID;
+        -- Who imported a journal: an agent may read and distil the sessions it imported.
+        ALTER TABLE journal ADD COLUMN imported_by TEXT;
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -168,7 +168,9 @@ export function claudeCodeLine(record: unknown, line: number): LineResult {
         });
       } else if (kind === 'tool_result') {
         const text = textOf(block.content);
-        const exit = exitFromText(text) ?? (block.is_error === true ? 1 : null);
+        // Claude Code marks a failed call `is_error` (a command's output then starts with
+        // "Exit code N"); a result without it is a call that succeeded.
+        const exit = exitFromText(text) ?? (block.is_error === true ? 1 : 0);
         turns.push({
           ...base,
           class: 'TOOL',

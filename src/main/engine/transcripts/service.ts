@@ -9,7 +9,10 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type {
   Actor,
+  DistillCounts,
+  JournalCandidateView,
   JournalListResult,
+  JournalProposeResult,
   JournalSummary,
   JournalView,
   ParsedArgs,
@@ -29,7 +32,11 @@ import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { normalizeTags } from '../write/gate';
 import { scanSecretsMany } from '../write/scanHost';
+import { insertProposals } from '../dream/review';
+import type { ProposalDraft } from '../dream/types';
 import { buildEpisode, type EpisodeTurn } from './episode';
+import { extractCandidates, type ExtractedCandidate } from './extract';
+import { gateCandidate, type GateVerdict } from './gate';
 import { DEFAULT_TRANSCRIPT_LIMITS, readTranscript, type TranscriptLimits } from './read';
 
 /** What the service needs of the engine core. */
@@ -42,6 +49,22 @@ export interface TranscriptHost {
   allowedFolders(): string[];
   created(store: OpenStore, created: CreatedMemory[], actor: Actor): Promise<void>;
   changed(store: OpenStore, ids: string[], change: 'updated', actor: Actor): void;
+  /** Accepts distilled proposals at once when the configuration says so (dream.auto_accept.distill). */
+  autoAccept(store: OpenStore, reviewIds: string[], actor: Actor): Promise<void>;
+}
+
+interface Distilled {
+  candidate: ExtractedCandidate;
+  verdict: GateVerdict;
+}
+
+/** A candidate's quotes as a memory's evidence, each pointing at its turn. */
+function evidenceOf(journalId: string, verdict: GateVerdict) {
+  return verdict.quotes.map((q) => ({
+    quote: q.quote.slice(0, LIMITS.evidenceQuoteMaxChars),
+    class: q.class,
+    source: `journal:${journalId}#${q.seq}`,
+  }));
 }
 
 /** Transcript files one import may find by walking folders. */
@@ -63,6 +86,7 @@ interface JournalRow {
   accounting: string;
   episode_rid: number | null;
   imported_at: number;
+  imported_by: string | null;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -130,6 +154,7 @@ export class TranscriptService {
           episode_id: null,
           lines: 0,
           accounting: null,
+          distilled: null,
           reason: err.message,
         });
       }
@@ -190,6 +215,11 @@ export class TranscriptService {
       quarantined: !!quarantined[i],
     }));
     const episode = buildEpisode(read.format, read.meta, turns);
+    const sequenced = turns.map((t, seq) => ({ ...t, seq }));
+    const distilled: Distilled[] = extractCandidates(sequenced).map((candidate) => ({
+      candidate,
+      verdict: gateCandidate(sequenced, candidate),
+    }));
     const byClass = Object.fromEntries(EVIDENCE_CLASSES.map((c) => [c, 0])) as Record<
       TurnClass,
       number
@@ -251,6 +281,20 @@ export class TranscriptService {
 
     const now = this.host.now();
     const id = earlier?.id ?? this.host.newId();
+    const session = read.meta.session?.slice(0, LIMITS.sessionMaxChars);
+    const direct = distilled.filter((d) => d.verdict.accepted && d.candidate.policy === 'direct');
+    const preparedDirect = direct.length
+      ? await prepareMemories(
+          direct.map((d) => ({
+            content: d.candidate.content,
+            title: d.candidate.title,
+            kind: d.candidate.kind,
+            tags: d.candidate.tags,
+            evidence: evidenceOf(id, d.verdict),
+            ...(session ? { session } : {}),
+          })),
+        )
+      : [];
     const times = turns.map((t) => t.at).filter((t): t is number => t !== null);
     const started = read.meta.at ?? (times.length ? Math.min(...times) : null);
     const ended = times.length ? Math.max(...times) : null;
@@ -282,8 +326,8 @@ export class TranscriptService {
       const info = stmt(
         store.db,
         `INSERT INTO journal (id, source, format, session, digest, cwd, started_at, ended_at,
-            lines, accounting, episode_rid, imported_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            lines, accounting, episode_rid, imported_at, imported_by)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         id,
         path,
@@ -297,6 +341,7 @@ export class TranscriptService {
         JSON.stringify(accounting),
         episodeRid || null,
         now,
+        actorName(actor),
       );
       const addTurn = stmt(
         store.db,
@@ -316,6 +361,18 @@ export class TranscriptService {
           t.quarantined ? 1 : 0,
         ),
       );
+      const counts = this.distill(
+        store,
+        Number(info.lastInsertRowid),
+        id,
+        read.format,
+        session,
+        distilled,
+        preparedDirect,
+        actor,
+        now,
+        created,
+      );
       store.audit.append(
         {
           actor: actorName(actor),
@@ -330,21 +387,26 @@ export class TranscriptService {
             turns: turns.length,
             quarantined: accounting.quarantined,
             replaced: earlier ? earlier.digest : null,
+            distilled: counts.counts,
           },
         },
         now,
       );
-      return { created, updated, rid: Number(info.lastInsertRowid) };
+      return { created, updated, rid: Number(info.lastInsertRowid), ...counts };
     })();
     progress(size, true);
     if (outcome.created.length) await this.host.created(store, outcome.created, actor);
     if (outcome.updated && earlierEpisode) {
       this.host.changed(store, [earlierEpisode.id], 'updated', actor);
     }
+    if (outcome.proposals.length) await this.host.autoAccept(store, outcome.proposals, actor);
     const row = stmt(store.db, 'SELECT * FROM journal WHERE rid = ?').get(
       outcome.rid,
     ) as JournalRow;
-    return this.report(store, row, path, earlier ? 'replaced' : 'imported');
+    return {
+      ...this.report(store, row, path, earlier ? 'replaced' : 'imported'),
+      distilled: outcome.counts,
+    };
   }
 
   private report(
@@ -362,7 +424,107 @@ export class TranscriptService {
       episode_id: this.episodeId(store, row.episode_rid),
       lines: row.lines,
       accounting: JSON.parse(row.accounting) as TranscriptAccounting,
+      distilled: null,
     };
+  }
+
+  /**
+   * Inside the import's transaction: the gate's passes written (policy `direct`) or
+   * proposed to the review inbox, the refusals kept with their reasons — each candidate a
+   * row of journal_candidate.
+   */
+  private distill(
+    store: OpenStore,
+    journalRid: number,
+    journalId: string,
+    format: string,
+    session: string | undefined,
+    distilled: Distilled[],
+    preparedDirect: Awaited<ReturnType<typeof prepareMemories>>,
+    actor: Actor,
+    now: number,
+    created: CreatedMemory[],
+    /** The number of the first candidate (after those the journal has). */
+    first = 0,
+  ): { counts: DistillCounts; proposals: string[] } {
+    const counts: DistillCounts = { written: 0, proposed: 0, duplicate: 0, rejected: 0 };
+    const proposals: string[] = [];
+    const add = stmt(
+      store.db,
+      `INSERT INTO journal_candidate (journal_rid, n, extractor, content, quotes, status, reasons, memory_id, review_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    let direct = 0;
+    distilled.forEach(({ candidate, verdict }, n) => {
+      let status: JournalCandidateView['status'];
+      let memoryId: string | null = null;
+      let reviewId: string | null = null;
+      if (!verdict.accepted) {
+        status = 'rejected';
+      } else if (candidate.policy === 'direct') {
+        const prepared = preparedDirect[direct++];
+        const inserted = insertMemories(store, prepared ? [prepared] : [], actor, {
+          newId: () => this.host.newId(),
+          now,
+        });
+        const r = inserted.results[0];
+        created.push(...inserted.created);
+        memoryId = r?.id ?? null;
+        status = r?.duplicate ? 'duplicate' : 'written';
+      } else {
+        const draft: ProposalDraft = {
+          kind: 'distill',
+          title: `From a ${format} session: ${candidate.title}`,
+          proposal: {
+            title: candidate.title,
+            content: candidate.content,
+            kind: candidate.kind,
+            tags: verdict.judgement ? [...candidate.tags, 'agent-judgement'] : candidate.tags,
+            evidence: evidenceOf(journalId, verdict),
+            ...(session ? { session } : {}),
+            journal: journalId,
+            extractor: candidate.extractor,
+          },
+          evidence: verdict.quotes.map((q) => ({
+            id: null,
+            title: `${q.class} · turn ${q.seq}, line ${q.line}`,
+            excerpt: q.quote.slice(0, 500),
+            note: candidate.extractor,
+          })),
+          diff: null,
+          source: `journal:${format}`,
+          fingerprint: createHash('sha256')
+            .update(`distill\0${candidate.extractor}\0${candidate.content.toLowerCase()}`)
+            .digest('hex'),
+        };
+        const [proposed] = insertProposals(
+          store,
+          [draft],
+          journalId,
+          now,
+          () => this.host.newId(),
+          actorName(actor),
+        );
+        reviewId = proposed?.id ?? null;
+        status = proposed ? 'proposed' : 'duplicate';
+        if (proposed) proposals.push(proposed.id);
+      }
+      counts[status]++;
+      add.run(
+        journalRid,
+        first + n,
+        candidate.extractor,
+        candidate.content,
+        JSON.stringify(
+          verdict.quotes.length ? verdict.quotes : candidate.quotes.map((quote) => ({ quote })),
+        ),
+        status,
+        JSON.stringify(verdict.accepted ? [] : verdict.reasons),
+        memoryId,
+        reviewId,
+      );
+    });
+    return { counts, proposals };
   }
 
   private episodeId(store: OpenStore, rid: number | null): string | null {
@@ -395,6 +557,95 @@ export class TranscriptService {
     }
   }
 
+  /** The journal named, for a person or the agent that imported it (its own session). */
+  private readable(store: OpenStore, id: string, actor: Actor): JournalRow {
+    const row = stmt(store.db, 'SELECT * FROM journal WHERE id = ?').get(id) as
+      JournalRow | undefined;
+    const mine = row !== undefined && row.imported_by === actorName(actor);
+    if (!row || (!isPerson(actor) && !mine)) {
+      if (!isPerson(actor) && row) {
+        throw new LociError(
+          'forbidden',
+          'An agent may read only the sessions it imported itself; journals hold raw sessions.',
+        );
+      }
+      throw new LociError('not-found', `There is no journal ${id} in "${store.name}".`);
+    }
+    return row;
+  }
+
+  /**
+   * Memories an agent (or a model) draws from a journal, through the same gate as the
+   * extractors': what passes waits in the review inbox, what does not is kept with the
+   * gate's reasons beside the journal.
+   */
+  async propose(args: ParsedArgs<'journal.propose'>, actor: Actor): Promise<JournalProposeResult> {
+    const store = await this.host.store(args.store);
+    const row = this.readable(store, args.journal_id, actor);
+    const turns = (
+      stmt(
+        store.db,
+        'SELECT seq, line, class, text, quarantined FROM journal_turn WHERE journal_rid = ? ORDER BY seq',
+      ).all(row.rid) as {
+        seq: number;
+        line: number;
+        class: TurnClass;
+        text: string;
+        quarantined: number;
+      }[]
+    ).map((t) => ({ ...t, quarantined: t.quarantined === 1 }));
+    const distilled: Distilled[] = args.candidates.map((c) => {
+      const candidate: ExtractedCandidate = {
+        extractor: 'agent',
+        title: (c.title ?? c.content).replace(/\s+/g, ' ').slice(0, 100),
+        content: c.content,
+        kind: c.kind ?? 'semantic',
+        tags: ['distilled', ...(c.tags ?? [])],
+        quotes: c.quotes,
+        policy: 'review',
+      };
+      return { candidate, verdict: gateCandidate(turns, candidate) };
+    });
+    const first = (
+      stmt(
+        store.db,
+        'SELECT COALESCE(MAX(n) + 1, 0) AS n FROM journal_candidate WHERE journal_rid = ?',
+      ).get(row.rid) as { n: number }
+    ).n;
+    const now = this.host.now();
+    const outcome = store.db.transaction(() =>
+      this.distill(
+        store,
+        row.rid,
+        row.id,
+        row.format,
+        row.session ?? undefined,
+        distilled,
+        [],
+        actor,
+        now,
+        [],
+        first,
+      ),
+    )();
+    if (outcome.proposals.length) await this.host.autoAccept(store, outcome.proposals, actor);
+    const rows = stmt(
+      store.db,
+      'SELECT n, status, reasons, memory_id, review_id FROM journal_candidate WHERE journal_rid = ? AND n >= ? ORDER BY n',
+    ).all(row.rid, first) as {
+      n: number;
+      status: JournalCandidateView['status'];
+      reasons: string;
+      memory_id: string | null;
+      review_id: string | null;
+    }[];
+    return {
+      store: store.name,
+      journal_id: row.id,
+      results: rows.map((r) => ({ ...r, reasons: JSON.parse(r.reasons) as string[] })),
+    };
+  }
+
   async list(args: ParsedArgs<'journal.list'>, actor: Actor): Promise<JournalListResult> {
     this.requirePerson(actor);
     const store = await this.host.store(args.store);
@@ -406,12 +657,11 @@ export class TranscriptService {
   }
 
   async get(args: ParsedArgs<'journal.get'>, actor: Actor): Promise<JournalView> {
-    this.requirePerson(actor);
     const store = await this.host.store(args.store);
-    const row = stmt(store.db, 'SELECT * FROM journal WHERE id = ?').get(args.id) as
-      JournalRow | undefined;
-    if (!row)
-      throw new LociError('not-found', `There is no journal ${args.id} in "${store.name}".`);
+    const row = this.readable(store, args.id, actor);
+    if (args.reveal && !isPerson(actor)) {
+      throw new LociError('forbidden', 'Only a person can reveal a quarantined turn.');
+    }
     const classes = args.classes ?? [...EVIDENCE_CLASSES];
     const marks = classes.map(() => '?').join(', ');
     const total = (
@@ -441,6 +691,29 @@ export class TranscriptService {
         accounting: JSON.parse(row.accounting) as TranscriptAccounting,
       },
       total,
+      candidates: (
+        stmt(store.db, 'SELECT * FROM journal_candidate WHERE journal_rid = ? ORDER BY n').all(
+          row.rid,
+        ) as {
+          n: number;
+          extractor: string;
+          content: string;
+          quotes: string;
+          status: JournalCandidateView['status'];
+          reasons: string;
+          memory_id: string | null;
+          review_id: string | null;
+        }[]
+      ).map((c) => ({
+        n: c.n,
+        extractor: c.extractor,
+        content: c.content,
+        quotes: JSON.parse(c.quotes) as JournalCandidateView['quotes'],
+        status: c.status,
+        reasons: JSON.parse(c.reasons) as string[],
+        memory_id: c.memory_id,
+        review_id: c.review_id,
+      })),
       turns: turns.map((t) => ({
         seq: t.seq,
         line: t.line,

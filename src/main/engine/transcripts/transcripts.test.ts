@@ -12,6 +12,7 @@ import {
   LEAKED_SECRET,
   writeSessions,
 } from '../../../../test/fixtures/transcripts/sessions';
+import { SCENARIO_SECRET, writeScenarios } from '../../../../test/fixtures/transcripts/scenarios';
 import { clip } from './read';
 
 let t: TestEngine;
@@ -104,10 +105,10 @@ describe('transcript.import', () => {
     );
     expect(episode.content).toContain('Files changed: /home/ada/code/billing-api/src/invoice.ts.');
     expect(episode.content).toContain(
-      'Commands run (3, 1 failed): `npm test -- invoice` (exit 1), `cat .env.ci`, `npm test`.',
+      'Commands run (3, 1 failed): `npm test -- invoice` (exit 1), `cat .env.ci` (exit 0), `npm test` (exit 0).',
     );
     expect(episode.content).toContain(
-      'Outcome: the last command has no recorded exit status; the agent\'s last words: "Fixed: amounts are rounded in cents now, and the whole suite passes."',
+      'Outcome: the last command passed; the agent\'s last words: "Fixed: amounts are rounded in cents now, and the whole suite passes."',
     );
     expect(JSON.stringify(episode)).not.toContain(LEAKED_KEY);
     expect(JSON.stringify(episode)).not.toContain(LEAKED_SECRET);
@@ -180,8 +181,9 @@ describe('transcript.import', () => {
     expect((await t.cli.call('journal.list', {})).journals).toHaveLength(1);
     const history = await t.cli.call('memory.history', { id: first.episode_id! });
     expect(history.current_version).toBe(2);
+    // The episode and the instruction it remembered, each once.
     const stats = await t.cli.call('stats.get', {});
-    expect(stats.memories.live).toBe(1);
+    expect(stats.memories.live).toBe(2);
   });
 
   it('imports every transcript of a folder and reports a file that is none, without failing the rest', async () => {
@@ -210,6 +212,128 @@ describe('transcript.import', () => {
         code: 'forbidden',
       },
     );
+  });
+});
+
+describe('distillation at import', () => {
+  it('writes an explicit "remember that" at once, with its quote as evidence', async () => {
+    const r = await importOne(files.generic);
+    expect(r.distilled).toEqual({ written: 1, proposed: 0, duplicate: 0, rejected: 0 });
+    const j = await t.cli.call('journal.get', { id: r.journal_id! });
+    const c = j.candidates[0]!;
+    expect(c).toMatchObject({ extractor: 'instruction', status: 'written' });
+    const m = await t.cli.call('memory.get', { id: c.memory_id! });
+    expect(m.content).toBe('The report goes to finance@example.com on Mondays.');
+    expect(m.evidence).toEqual([
+      {
+        quote: 'Remember that the report goes to finance@example.com on Mondays.',
+        class: 'USER',
+        source: `journal:${r.journal_id}#0`,
+      },
+    ]);
+    // Imported again after the session grew: the same memory, not a second one.
+    appendFileSync(files.generic, `${JSON.stringify({ role: 'assistant', content: 'Noted.' })}\n`);
+    const again = await importOne(files.generic);
+    expect(again.distilled).toEqual({ written: 0, proposed: 0, duplicate: 1, rejected: 0 });
+  });
+
+  it('proposes instructions and error → remedy to the review inbox; accepting writes them', async () => {
+    const r = await importOne(files.codex);
+    expect(r.distilled).toMatchObject({ proposed: 2, rejected: 0 });
+    const inbox = await t.cli.call('review.list', { kind: 'distill' });
+    const titles = inbox.items.map((i) => i.title).sort();
+    expect(titles).toEqual([
+      'From a codex session: From now on use pnpm, never npm.',
+      'From a codex session: pnpm: ERR_PNPM_PEER_DEP_ISSUES Unmet peer dependencies',
+    ]);
+    const remedy = inbox.items.find((i) => i.title.includes('ERR_PNPM'))!;
+    expect(remedy.evidence.map((e) => e.title.split(' · ')[0])).toEqual(['ACT', 'TOOL', 'ACT']);
+    const accepted = await t.cli.call('review.accept', { ids: [remedy.id] });
+    const id = accepted.results[0]!.result_ids[0]!;
+    const m = await t.cli.call('memory.get', { id });
+    expect(m.kind).toBe('procedural');
+    expect(m.content).toBe(
+      '`pnpm up date-fns@4` fails with "ERR_PNPM_PEER_DEP_ISSUES  Unmet peer dependencies"; `pnpm up date-fns@4 --config.strict-peer-dependencies=false` works.',
+    );
+    expect(m.evidence.map((e) => e.class)).toEqual(['ACT', 'TOOL', 'ACT']);
+    expect(m.tags).toEqual(expect.arrayContaining(['distilled', 'error-remedy']));
+  });
+
+  it('keeps what the gate refused, with the reason, beside the journal', async () => {
+    const r = await importOne(files.claude);
+    const j = await t.cli.call('journal.get', { id: r.journal_id! });
+    const decided = j.candidates.find((c) => c.content.startsWith('We decided'))!;
+    expect(decided).toMatchObject({
+      status: 'proposed',
+      quotes: [expect.objectContaining({ class: 'USER', line: 2 })],
+    });
+    expect(j.candidates.every((c) => c.status !== 'rejected' || c.reasons.length > 0)).toBe(true);
+  });
+});
+
+describe('the session corpus (ten sessions in each format)', () => {
+  it('imports every file with every line accounted for, and no secret reaches an agent', async () => {
+    const written = writeScenarios(tempDir('loci-scenarios-'));
+    expect(written).toHaveLength(30);
+    const r = await t.cli.call('transcript.import', {
+      paths: [join(written[0]!.path, '..', '..')],
+    });
+    expect(r.totals).toEqual({ imported: 30, unchanged: 0, replaced: 0, failed: 0 });
+    for (const f of r.files) expect(accountedFor(f), f.path).toBe(f.lines);
+    const secretTurns = r.files.reduce((n, f) => n + (f.accounting?.quarantined ?? 0), 0);
+    expect(secretTurns).toBe(3);
+    // What an agent can see, in full: no memory holds the token.
+    await t.cli.call('review.accept', {
+      ids: (await t.cli.call('review.list', { kind: 'distill', limit: 200 })).items.map(
+        (i) => i.id,
+      ),
+    });
+    const agent = t.client({ kind: 'mcp', client: 'cursor', transport: 'http' });
+    const seen = await agent.call('memory.list', { limit: 500 });
+    expect(seen.items.length).toBeGreaterThan(30);
+    for (const item of seen.items) {
+      const full = await agent.call('memory.get', { id: item.id });
+      expect(JSON.stringify(full)).not.toContain(SCENARIO_SECRET);
+    }
+  });
+});
+
+describe('journal.propose', () => {
+  it("passes an agent's candidates through the gate: exact quotes to the inbox, the rest refused with reasons", async () => {
+    await t.cli.call('ingest.setFolders', { folders: [join(files.codex, '..')] });
+    const agent = t.client({ kind: 'mcp', client: 'codex', transport: 'stdio' });
+    const imported = await agent.call('transcript.import', { paths: [files.codex] });
+    const journal = imported.files[0]!.journal_id!;
+    // Its own session: readable, quarantined turns masked, never revealed.
+    expect((await agent.call('journal.get', { id: journal })).turns.length).toBeGreaterThan(0);
+    await expect(agent.call('journal.get', { id: journal, reveal: true })).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+    const r = await agent.call('journal.propose', {
+      journal_id: journal,
+      candidates: [
+        {
+          content: 'The production build of the ferry app takes 3.2s with vite.',
+          quotes: ['✓ built in 3.2s'],
+          kind: 'semantic',
+        },
+        { content: 'The person wants pnpm.', quotes: ['The person said to use pnpm'] },
+        {
+          content: 'The build takes 3.2s.',
+          quotes: ['date-fns is on 4.x and the timetable builds.'],
+        },
+      ],
+    });
+    expect(r.results.map((x) => x.status)).toEqual(['proposed', 'rejected', 'rejected']);
+    expect(r.results[1]!.reasons[0]).toMatch(/does not stand character for character/);
+    expect(r.results[2]!.reasons).toContain('the measurement "3.2s" is quoted from no TOOL output');
+    const j = await t.cli.call('journal.get', { id: journal });
+    expect(j.candidates.filter((c) => c.extractor === 'agent')).toHaveLength(3);
+    // Another agent's session is not this agent's to read.
+    const other = (await t.cli.call('transcript.import', { paths: [files.generic] })).files[0]!;
+    await expect(agent.call('journal.get', { id: other.journal_id! })).rejects.toMatchObject({
+      code: 'forbidden',
+    });
   });
 });
 

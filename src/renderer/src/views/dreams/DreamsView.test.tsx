@@ -64,7 +64,7 @@ const list = (cycles: DreamReport[] = [report()], pending = 1): DreamListResult 
     last_cycle_at: null,
     next_eligible_at: null,
     llm: { configured: false, model: null },
-    auto_accept: { schema: false, merge: false, link: false, refine: false },
+    auto_accept: { schema: false, merge: false, link: false, refine: false, distill: false },
   },
   pending_reviews: pending,
 });

@@ -19,6 +19,7 @@ export const KIND_LABEL: Record<ReviewKind, string> = {
   merge: 'Merge',
   link: 'New link',
   refine: 'Refined procedure',
+  distill: 'From a session',
 };
 
 export const STATUS_LABEL: Record<DreamStatus, string> = {

@@ -1,0 +1,146 @@
+// The MCP tools of working memory for coding agents, over ordinary memories that session
+// imports and distillation write (kinds and tags, so recall, the Atlas and the audit see
+// them too): what happened last time in a project (its episode memories), known error →
+// remedy for a message or a command, and the decisions and conventions in force.
+import { z } from 'zod';
+import type { MethodResult } from '../../shared/api';
+import { fromContract, read, withStore, type ToolDefinition } from './toolKit';
+
+type Recall = MethodResult<'memory.recall'>;
+
+function renderHits(r: Recall, none: string): string {
+  if (r.abstained || r.results.length === 0) return none;
+  return r.results
+    .map(
+      (h, i) =>
+        `${i + 1}. [${h.id}] ${h.title}\n${h.content}\n   (${h.why}; confidence ${h.confidence.toFixed(2)})`,
+    )
+    .join('\n\n');
+}
+
+/** A project's tag: the last part of its folder, as episode memories carry it. */
+const projectTag = (project: string) =>
+  `project:${
+    project
+      .replace(/[\\/]+$/, '')
+      .split(/[\\/]/)
+      .at(-1)
+      ?.toLowerCase() ?? project
+  }`;
+
+export function sessionTools(defaultStore?: string): ToolDefinition[] {
+  return [
+    {
+      name: 'session_summary',
+      title: 'Last sessions in a project',
+      description:
+        'What happened in the last agent sessions (imported transcripts): when, the first request, the files changed, the commands run with their exit status, and how each ended. Give `project` (the folder or its name) for one project; without it, the last sessions anywhere.',
+      ...fromContract(
+        'memory.list',
+        ['limit', 'store'],
+        { limit: 'How many sessions, newest first (default 3).' },
+        z.strictObject({
+          project: z
+            .string()
+            .min(1)
+            .max(500)
+            .optional()
+            .describe('The project folder, or its name.'),
+        }),
+      ),
+      annotations: read,
+      async run(client, a) {
+        const tags = ['session', ...(typeof a.project === 'string' ? [projectTag(a.project)] : [])];
+        const r = await client.call(
+          'memory.list',
+          withStore(
+            a,
+            {
+              tags,
+              kinds: ['episodic'],
+              order: 'occurred',
+              limit: (a.limit as number | undefined) ?? 3,
+            },
+            defaultStore,
+          ),
+        );
+        const sessions = await Promise.all(
+          r.items.map((m) => client.call('memory.get', withStore(a, { id: m.id }, defaultStore))),
+        );
+        const text = sessions.length
+          ? sessions.map((m) => `[${m.id}] ${m.title}\n${m.content}`).join('\n\n')
+          : `No session${a.project ? ` in ${String(a.project)}` : ''} has been imported yet (import_transcript reads one).`;
+        return {
+          text,
+          structured: {
+            sessions: sessions.map((m) => ({
+              id: m.id,
+              title: m.title,
+              content: m.content,
+              occurred_at: m.occurred_at,
+              tags: m.tags,
+            })),
+          },
+        };
+      },
+    },
+    {
+      name: 'errors',
+      title: 'Known errors and their remedies',
+      description:
+        'Before fixing an error, ask whether it was met before: give the error message or the failing command; returns the remedies distilled from past sessions (what failed, with the tool output quoted, and what worked instead).',
+      ...fromContract('memory.recall', ['query', 'limit', 'store'], {
+        query: 'The error message or the command that failed.',
+        limit: 'At most this many (default 5).',
+      }),
+      annotations: { ...read, idempotentHint: false },
+      async run(client, a) {
+        const r = await client.call(
+          'memory.recall',
+          withStore(
+            a,
+            {
+              query: a.query as string,
+              tags: ['error-remedy'],
+              limit: (a.limit as number | undefined) ?? 5,
+            },
+            defaultStore,
+          ),
+        );
+        return {
+          text: renderHits(r, 'No known remedy for this error.'),
+          structured: { abstained: r.abstained, results: r.results },
+        };
+      },
+    },
+    {
+      name: 'decisions',
+      title: 'Decisions and conventions in force',
+      description:
+        'The user\'s decisions, conventions and standing instructions about a topic ("from now on …", "always …", "we decided …"), as the user said them in past sessions.',
+      ...fromContract('memory.recall', ['query', 'limit', 'store'], {
+        query: 'The topic: a tool, a module, a practice (deploys, migrations, package manager…).',
+        limit: 'At most this many (default 5).',
+      }),
+      annotations: { ...read, idempotentHint: false },
+      async run(client, a) {
+        const r = await client.call(
+          'memory.recall',
+          withStore(
+            a,
+            {
+              query: a.query as string,
+              tags: ['instruction'],
+              limit: (a.limit as number | undefined) ?? 5,
+            },
+            defaultStore,
+          ),
+        );
+        return {
+          text: renderHits(r, 'No decision about this is stored.'),
+          structured: { abstained: r.abstained, results: r.results },
+        };
+      },
+    },
+  ];
+}
