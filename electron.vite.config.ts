@@ -16,6 +16,8 @@ export default defineConfig({
           // The Electron main process (the desktop app; package.json "main").
           index: resolve(import.meta.dirname, 'src/main/index.ts'),
           cli: resolve(import.meta.dirname, 'src/main/cli.ts'),
+          // `loci hook <event>`: started on its own, without the CLI and the engine.
+          hook: resolve(import.meta.dirname, 'src/main/hook.ts'),
           // The embedding worker thread is its own entry (loaded by embed/workerHost.ts).
           embedWorker: resolve(import.meta.dirname, 'src/main/engine/embed/worker.ts'),
           // The file parser worker thread (loaded by engine/ingest/pool.ts).

@@ -73,7 +73,7 @@ const ELEMENTS = [
   { type: 'api', pattern: 'src/main/api', partialMatch: false },
   { type: 'transport', pattern: 'src/main/(mcp|http|cli|electron)', partialMatch: false },
   { type: 'daemon', pattern: 'src/main/daemon.ts', mode: 'file' },
-  { type: 'root', pattern: 'src/main/(index|cli).ts', mode: 'file' },
+  { type: 'root', pattern: 'src/main/(index|cli|hook).ts', mode: 'file' },
   { type: 'preload', pattern: 'src/preload', partialMatch: false },
   { type: 'renderer', pattern: 'src/renderer', partialMatch: false },
 ];

@@ -4,7 +4,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const built = new URL('../out/main/cli.js', import.meta.url);
+// An editor's hook must answer fast: `loci hook` loads only its own small entry.
+const entry = process.argv[2] === 'hook' ? 'hook.js' : 'cli.js';
+const built = new URL(`../out/main/${entry}`, import.meta.url);
 if (!existsSync(fileURLToPath(built))) {
   process.stderr.write(
     `loci: the CLI is not built yet. Run \`npm run build\` in ${fileURLToPath(new URL('..', import.meta.url))}\n`,

@@ -65,6 +65,7 @@ const OUTSIDE_THE_CHAIN: Partial<Record<MethodName, string>> = {
   'store.backup': 'copies the database to a file; the store itself is unchanged',
   'token.rotate': 'the daemon token is a file in the data directory',
   'setup.write': 'writes an editor configuration file (with a backup)',
+  'setup.hooks': "writes Claude Code's settings file (with a backup)",
   'embedding.backfill': 'vectors are derived data',
   'models.install': 'model files',
   'models.remove': 'model files',

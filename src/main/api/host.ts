@@ -6,12 +6,13 @@
 import { LociError } from '../../shared/errors';
 import { Engine, type EngineOptions } from '../engine/engine';
 import { restoreDatabase, type RestoreResult } from '../engine/store/backup';
-import { DataDirLock, describeOwner, isProcessAlive, readLock } from '../engine/store/lock';
+import { DataDirLock, describeOwner } from '../engine/store/lock';
+import { liveOwner } from './discovery';
 import type { LockInfo } from '../engine/store/lock';
 import { StoreRegistry } from '../engine/store/registry';
 import { createHandlers, type HandlerRegistry } from './index';
 
-export { resolveDataDir } from '../engine/store/paths';
+export { liveOwner, resolveDataDir } from './discovery';
 export { loadOrCreateToken } from '../engine/store/token';
 export type { EngineOptions, LockInfo };
 
@@ -21,12 +22,6 @@ export async function openEngine(
 ): Promise<{ engine: Engine; handlers: HandlerRegistry }> {
   const engine = await Engine.open(options);
   return { engine, handlers: createHandlers(engine) };
-}
-
-/** The live process that owns the data directory (its lock names it), if any. */
-export function liveOwner(dataDir: string): LockInfo | null {
-  const lock = readLock(dataDir);
-  return lock && isProcessAlive(lock.pid) ? lock : null;
 }
 
 /**

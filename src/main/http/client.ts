@@ -2,10 +2,11 @@
 // CLI (and `loci mcp`) use the running owner of a data directory instead of opening the
 // database themselves — one writer, one copy of the models.
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import type { LociClient, MethodArgs, MethodName, MethodResult } from '../../shared/api';
 import { fromErrorData, isLociErrorData, LociError } from '../../shared/errors';
 import type { EventMap, EventName } from '../../shared/events';
-import { liveOwner } from '../api/host';
+import { liveOwner } from '../api/discovery';
 
 export interface Owner {
   url: string;
@@ -26,34 +27,73 @@ export function findOwner(dataDir: string): Owner | null {
   }
 }
 
+/**
+ * One POST of JSON over loopback with node:http (not fetch: a process that makes a single
+ * call — `loci hook`, a CLI command — would spend ~70 ms loading fetch's implementation).
+ */
+function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number | undefined,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        ...(timeoutMs ? { timeout: timeoutMs } : {}),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 export function createHttpClient(
   owner: Pick<Owner, 'url' | 'token'>,
   actor: 'cli' | 'ui' = 'cli',
+  /** Gives up on a call after this long (`unavailable`); none by default. */
+  options: { timeoutMs?: number } = {},
 ): LociClient {
   return {
     async call<M extends MethodName>(method: M, args: MethodArgs<M>): Promise<MethodResult<M>> {
-      let response: Response;
+      let response: { status: number; text: string };
       try {
-        response = await fetch(`${owner.url}/api/${method}`, {
-          method: 'POST',
-          headers: {
+        response = await postJson(
+          `${owner.url}/api/${method}`,
+          {
             'content-type': 'application/json',
             authorization: `Bearer ${owner.token}`,
             'x-loci-actor': actor,
           },
-          body: JSON.stringify(args ?? {}),
-        });
+          JSON.stringify(args ?? {}),
+          options.timeoutMs,
+        );
       } catch (err) {
         throw new LociError(
           'unavailable',
           `The Loci daemon at ${owner.url} does not answer: ${(err as Error).message}`,
         );
       }
-      const body = (await response.json().catch(() => null)) as {
-        result?: unknown;
-        error?: unknown;
-      } | null;
-      if (response.ok && body && 'result' in body) return body.result as MethodResult<M>;
+      let body: { result?: unknown; error?: unknown } | null = null;
+      try {
+        body = JSON.parse(response.text) as { result?: unknown; error?: unknown };
+      } catch {
+        body = null;
+      }
+      const ok = response.status >= 200 && response.status < 300;
+      if (ok && body && 'result' in body) return body.result as MethodResult<M>;
       if (body && isLociErrorData(body.error)) throw fromErrorData(body.error);
       throw new LociError('unavailable', `The Loci daemon answered HTTP ${response.status}.`);
     },

@@ -82,6 +82,16 @@ export interface SetupPlanResult {
   clients: SetupPlan[];
 }
 
+export interface SetupHooksResult {
+  /** ~/.claude/settings.json */
+  file: string;
+  action: 'add' | 'update' | 'unchanged';
+  /** One line per hook added (+) or replaced (~). */
+  changes: string[];
+  backup: string | null;
+  dry_run: boolean;
+}
+
 export interface SetupWriteResult {
   client: string;
   file: string;
@@ -102,6 +112,8 @@ export interface SetupCheck {
 export interface SetupCheckResult {
   clients: SetupCheck[];
   endpoint: string;
+  /** Claude Code's hooks for Loci, when Claude Code is installed (`loci setup hooks`). */
+  hooks?: { status: 'ok' | 'missing' | 'stale'; file: string; problems: string[] };
 }
 
 export interface StoreInfo {

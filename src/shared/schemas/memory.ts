@@ -298,6 +298,12 @@ export const SetupArgsSchema = z.strictObject({
   transport: z.enum(['http', 'stdio']).optional(),
 });
 
+/** Claude Code's hooks for Loci (session start, prompt, compaction, session end). */
+export const SetupHooksArgsSchema = z.strictObject({
+  /** Say what would change, and change nothing. */
+  dry_run: z.boolean().default(false),
+});
+
 export const SetupWriteArgsSchema = z.strictObject({
   client: z.enum(SETUP_CLIENTS),
   transport: z.enum(['http', 'stdio']).optional(),

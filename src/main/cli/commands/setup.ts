@@ -113,15 +113,59 @@ export function registerSetupCommands(program: Command, ctx: CommandContext): vo
     refuse();
   }
   setup
+    .command('hooks')
+    .description(
+      "install Claude Code's hooks for Loci in ~/.claude/settings.json: the bootstrap at session start, relevant memories on each prompt, the transcript imported before a compaction and at the end (other hooks kept, a backup first)",
+    )
+    .option('--dry-run', 'show the changes, write nothing')
+    .option('-y, --yes', 'write without asking')
+    .action(async (o: { dryRun?: boolean; yes?: boolean }, cmd: Command) => {
+      const show = (r: { file: string; changes: string[] }) =>
+        r.changes.length
+          ? `${r.file}:\n${r.changes.map((l) => `  ${l.startsWith('+') ? c.green(l) : c.yellow(l)}`).join('\n')}\n`
+          : `${r.file}: Loci's hooks are installed and up to date.\n`;
+      const planned = await call(cmd, 'setup.hooks', { dry_run: true });
+      if (o.dryRun || planned.action === 'unchanged') {
+        print(cmd, planned, show);
+        return;
+      }
+      if (!o.yes && !globals(cmd).json) {
+        io.stdout.write(show(planned));
+        if (!(await confirm(io, 'Write these hooks?'))) {
+          io.stdout.write('Nothing written.\n');
+          return;
+        }
+      }
+      const r = await call(cmd, 'setup.hooks', {});
+      print(
+        cmd,
+        r,
+        (v) =>
+          `${c.green('Wrote')} ${v.changes.length} hooks to ${v.file}${v.backup ? ` (backup: ${v.backup})` : ''}. Restart Claude Code to load them.\n`,
+      );
+    });
+  setup
     .command('check')
     .description('audit every client: missing, stale port or token, duplicate entries')
     .action(async (_o, cmd: Command) => {
       const report = await call(cmd, 'setup.check', {});
-      if (report.clients.some((x) => ['stale', 'duplicate', 'invalid'].includes(x.status))) {
+      if (
+        report.clients.some((x) => ['stale', 'duplicate', 'invalid'].includes(x.status)) ||
+        report.hooks?.status === 'stale'
+      ) {
         ctx.foundProblems();
       }
       print(cmd, report, (r) => {
         const rows = r.clients.map((x) => [x.name, x.status, x.problems.join('; ') || '—']);
+        if (r.hooks) {
+          rows.push([
+            'Claude Code hooks',
+            r.hooks.status,
+            r.hooks.status === 'missing'
+              ? 'not installed: `loci setup hooks`'
+              : r.hooks.problems.join('; ') || '—',
+          ]);
+        }
         return `${fmt.table(c, ['client', 'status', 'problems'], rows)}${c.dim(`Loci endpoint: ${r.endpoint}`)}\n`;
       });
     });

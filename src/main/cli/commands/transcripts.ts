@@ -13,7 +13,8 @@ import { formatBytes } from '../../../shared/format';
 import { nonNegativeIntArg, positiveIntArg } from '../args';
 import type { CommandContext } from '../context';
 import { clip, table } from '../format';
-import { progressBar, type Colors } from '../io';
+import { HOOK_EVENTS, runHook } from '../hook';
+import { progressBar, readStdin, type Colors } from '../io';
 
 function statusColor(c: Colors, s: TranscriptFileReport['status']): string {
   return s === 'failed' ? c.red(s) : s === 'unchanged' ? c.dim(s) : c.green(s);
@@ -83,6 +84,20 @@ export function formatJournal(c: Colors, v: JournalView): string {
 
 export function registerTranscriptCommands(program: Command, x: CommandContext): void {
   const { io, c } = x;
+  // bin/loci.js runs `loci hook` from its own small entry (src/main/hook.ts); this is the
+  // same command for `loci` run from the sources.
+  program
+    .command('hook')
+    .description(
+      `answer an editor's hook (${HOOK_EVENTS.join(', ')}): reads its JSON on standard input, asks the running daemon, prints the answer; always exits 0`,
+    )
+    .argument('<event>', HOOK_EVENTS.join(' | '))
+    .action(async (event: string) => {
+      const stdin = io.stdin.isTTY ? '' : await readStdin(io).catch(() => '');
+      const r = await runHook(event, stdin, io.env);
+      if (r.stdout) io.stdout.write(`${r.stdout}\n`);
+    });
+
   program
     .command('import-transcript')
     .description(

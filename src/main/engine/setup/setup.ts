@@ -37,9 +37,9 @@ import {
 
 export const ENTRY_NAME = 'loci';
 
-const BOM = '\uFEFF';
+export const BOM = '\uFEFF';
 
-interface ConfigFile {
+export interface ConfigFile {
   exists: boolean;
   /** The text without a byte-order mark (which some Windows editors add). */
   text: string;
@@ -64,7 +64,7 @@ function refuse(file: string, why: string): LociError {
   );
 }
 
-function readConfig(def: ClientDefinition, file: string): ConfigFile {
+export function readConfig(def: ClientDefinition, file: string): ConfigFile {
   if (!existsSync(file)) return { exists: false, text: '', bom: false, data: {}, servers: {} };
   const raw = readFileSync(file, 'utf8');
   const bom = raw.startsWith(BOM);
@@ -226,7 +226,7 @@ export function plan(
 }
 
 /** Indentation and line ends as the file already has them (a new file: two spaces, \n). */
-function formattingOf(text: string): FormattingOptions {
+export function formattingOf(text: string): FormattingOptions {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const indent = (/^([ \t]+)"/m.exec(text) ?? /^([ \t]+)\S/m.exec(text))?.[1] ?? '  ';
   return indent.startsWith('\t')
@@ -238,7 +238,12 @@ function formattingOf(text: string): FormattingOptions {
  * Sets one value, formatting only what is inserted and the tokens around it. (jsonc-parser
  * formats whole lines around an insertion, which would reflow a one-line sibling entry.)
  */
-function setEntry(text: string, path: string[], value: unknown, fo: FormattingOptions): string {
+export function setEntry(
+  text: string,
+  path: string[],
+  value: unknown,
+  fo: FormattingOptions,
+): string {
   const edits = modify(text, path, value, {});
   const [edit] = edits;
   if (!edit || edits.length > 1)
@@ -254,7 +259,7 @@ function setEntry(text: string, path: string[], value: unknown, fo: FormattingOp
 }
 
 /** `<file>.loci-backup-<time>`, never overwriting an earlier backup. */
-function backUp(file: string, now: Date): string {
+export function backUp(file: string, now: Date): string {
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   for (let n = 0; ; n++) {
     const backup = `${file}.loci-backup-${stamp}${n ? `-${n}` : ''}`;
