@@ -9,11 +9,9 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type {
   Actor,
-  DistillCounts,
   JournalCandidateView,
   JournalListResult,
   JournalProposeResult,
-  JournalSummary,
   JournalView,
   ParsedArgs,
   TranscriptAccounting,
@@ -32,11 +30,11 @@ import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { normalizeTags } from '../write/gate';
 import { scanSecretsMany } from '../write/scanHost';
-import { insertProposals } from '../dream/review';
-import type { ProposalDraft } from '../dream/types';
+import { evidenceOf, writeCandidates, type Distilled } from './distill';
 import { buildEpisode, type EpisodeTurn } from './episode';
+import { getJournal, listJournals, readable, report, type JournalRow } from './journals';
 import { extractCandidates, type ExtractedCandidate } from './extract';
-import { gateCandidate, type GateVerdict } from './gate';
+import { gateCandidate } from './gate';
 import { DEFAULT_TRANSCRIPT_LIMITS, readTranscript, type TranscriptLimits } from './read';
 
 /** What the service needs of the engine core. */
@@ -53,43 +51,10 @@ export interface TranscriptHost {
   autoAccept(store: OpenStore, reviewIds: string[], actor: Actor): Promise<void>;
 }
 
-interface Distilled {
-  candidate: ExtractedCandidate;
-  verdict: GateVerdict;
-}
-
-/** A candidate's quotes as a memory's evidence, each pointing at its turn. */
-function evidenceOf(journalId: string, verdict: GateVerdict) {
-  return verdict.quotes.map((q) => ({
-    quote: q.quote.slice(0, LIMITS.evidenceQuoteMaxChars),
-    class: q.class,
-    source: `journal:${journalId}#${q.seq}`,
-  }));
-}
-
 /** Transcript files one import may find by walking folders. */
 const MAX_FILES = 10_000;
 /** Turns scanned for credentials per request to the scanner worker. */
 const SCAN_BATCH = 256;
-
-interface JournalRow {
-  rid: number;
-  id: string;
-  source: string;
-  format: JournalSummary['format'];
-  session: string | null;
-  digest: string;
-  cwd: string | null;
-  started_at: number | null;
-  ended_at: number | null;
-  lines: number;
-  accounting: string;
-  episode_rid: number | null;
-  imported_at: number;
-  imported_by: string | null;
-}
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 async function digestOf(path: string): Promise<string> {
   const hash = createHash('sha256');
@@ -189,7 +154,7 @@ export class TranscriptService {
     const digest = await digestOf(path);
     const same = stmt(store.db, 'SELECT * FROM journal WHERE digest = ?').get(digest) as
       JournalRow | undefined;
-    if (same) return this.report(store, same, path, 'unchanged');
+    if (same) return report(store, same, path, 'unchanged');
 
     const progress = (bytes: number, done = false) =>
       this.host.events.emit('transcript.progressed', {
@@ -361,18 +326,19 @@ export class TranscriptService {
           t.quarantined ? 1 : 0,
         ),
       );
-      const counts = this.distill(
+      const counts = writeCandidates({
         store,
-        Number(info.lastInsertRowid),
-        id,
-        read.format,
+        journalRid: Number(info.lastInsertRowid),
+        journalId: id,
+        format: read.format,
         session,
         distilled,
         preparedDirect,
         actor,
         now,
+        newId: () => this.host.newId(),
         created,
-      );
+      });
       store.audit.append(
         {
           actor: actorName(actor),
@@ -404,174 +370,9 @@ export class TranscriptService {
       outcome.rid,
     ) as JournalRow;
     return {
-      ...this.report(store, row, path, earlier ? 'replaced' : 'imported'),
+      ...report(store, row, path, earlier ? 'replaced' : 'imported'),
       distilled: outcome.counts,
     };
-  }
-
-  private report(
-    store: OpenStore,
-    row: JournalRow,
-    path: string,
-    status: TranscriptFileReport['status'],
-  ): TranscriptFileReport {
-    return {
-      path,
-      status,
-      format: row.format,
-      session: row.session,
-      journal_id: row.id,
-      episode_id: this.episodeId(store, row.episode_rid),
-      lines: row.lines,
-      accounting: JSON.parse(row.accounting) as TranscriptAccounting,
-      distilled: null,
-    };
-  }
-
-  /**
-   * Inside the import's transaction: the gate's passes written (policy `direct`) or
-   * proposed to the review inbox, the refusals kept with their reasons — each candidate a
-   * row of journal_candidate.
-   */
-  private distill(
-    store: OpenStore,
-    journalRid: number,
-    journalId: string,
-    format: string,
-    session: string | undefined,
-    distilled: Distilled[],
-    preparedDirect: Awaited<ReturnType<typeof prepareMemories>>,
-    actor: Actor,
-    now: number,
-    created: CreatedMemory[],
-    /** The number of the first candidate (after those the journal has). */
-    first = 0,
-  ): { counts: DistillCounts; proposals: string[] } {
-    const counts: DistillCounts = { written: 0, proposed: 0, duplicate: 0, rejected: 0 };
-    const proposals: string[] = [];
-    const add = stmt(
-      store.db,
-      `INSERT INTO journal_candidate (journal_rid, n, extractor, content, quotes, status, reasons, memory_id, review_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    let direct = 0;
-    distilled.forEach(({ candidate, verdict }, n) => {
-      let status: JournalCandidateView['status'];
-      let memoryId: string | null = null;
-      let reviewId: string | null = null;
-      if (!verdict.accepted) {
-        status = 'rejected';
-      } else if (candidate.policy === 'direct') {
-        const prepared = preparedDirect[direct++];
-        const inserted = insertMemories(store, prepared ? [prepared] : [], actor, {
-          newId: () => this.host.newId(),
-          now,
-        });
-        const r = inserted.results[0];
-        created.push(...inserted.created);
-        memoryId = r?.id ?? null;
-        status = r?.duplicate ? 'duplicate' : 'written';
-      } else {
-        const draft: ProposalDraft = {
-          kind: 'distill',
-          title: `From a ${format} session: ${candidate.title}`,
-          proposal: {
-            title: candidate.title,
-            content: candidate.content,
-            kind: candidate.kind,
-            tags: verdict.judgement ? [...candidate.tags, 'agent-judgement'] : candidate.tags,
-            evidence: evidenceOf(journalId, verdict),
-            ...(session ? { session } : {}),
-            journal: journalId,
-            extractor: candidate.extractor,
-          },
-          evidence: verdict.quotes.map((q) => ({
-            id: null,
-            title: `${q.class} · turn ${q.seq}, line ${q.line}`,
-            excerpt: q.quote.slice(0, 500),
-            note: candidate.extractor,
-          })),
-          diff: null,
-          source: `journal:${format}`,
-          fingerprint: createHash('sha256')
-            .update(`distill\0${candidate.extractor}\0${candidate.content.toLowerCase()}`)
-            .digest('hex'),
-        };
-        const [proposed] = insertProposals(
-          store,
-          [draft],
-          journalId,
-          now,
-          () => this.host.newId(),
-          actorName(actor),
-        );
-        reviewId = proposed?.id ?? null;
-        status = proposed ? 'proposed' : 'duplicate';
-        if (proposed) proposals.push(proposed.id);
-      }
-      counts[status]++;
-      add.run(
-        journalRid,
-        first + n,
-        candidate.extractor,
-        candidate.content,
-        JSON.stringify(
-          verdict.quotes.length ? verdict.quotes : candidate.quotes.map((quote) => ({ quote })),
-        ),
-        status,
-        JSON.stringify(verdict.accepted ? [] : verdict.reasons),
-        memoryId,
-        reviewId,
-      );
-    });
-    return { counts, proposals };
-  }
-
-  private episodeId(store: OpenStore, rid: number | null): string | null {
-    if (rid === null) return null;
-    const r = stmt(store.db, 'SELECT id FROM memory WHERE rid = ?').get(rid) as
-      { id: string } | undefined;
-    return r?.id ?? null;
-  }
-
-  private summary(store: OpenStore, row: JournalRow): JournalSummary {
-    const accounting = JSON.parse(row.accounting) as TranscriptAccounting;
-    return {
-      id: row.id,
-      source: row.source,
-      format: row.format,
-      session: row.session,
-      cwd: row.cwd,
-      started_at: iso(row.started_at),
-      ended_at: iso(row.ended_at),
-      turns: accounting.turns,
-      episode_id: this.episodeId(store, row.episode_rid),
-      imported_at: iso(row.imported_at) as string,
-    };
-  }
-
-  /** Journals hold raw sessions (a tool's output, a person's words): for a person only. */
-  private requirePerson(actor: Actor): void {
-    if (!isPerson(actor)) {
-      throw new LociError('forbidden', 'Only a person can read journals (they hold raw sessions).');
-    }
-  }
-
-  /** The journal named, for a person or the agent that imported it (its own session). */
-  private readable(store: OpenStore, id: string, actor: Actor): JournalRow {
-    const row = stmt(store.db, 'SELECT * FROM journal WHERE id = ?').get(id) as
-      JournalRow | undefined;
-    const mine = row !== undefined && row.imported_by === actorName(actor);
-    if (!row || (!isPerson(actor) && !mine)) {
-      if (!isPerson(actor) && row) {
-        throw new LociError(
-          'forbidden',
-          'An agent may read only the sessions it imported itself; journals hold raw sessions.',
-        );
-      }
-      throw new LociError('not-found', `There is no journal ${id} in "${store.name}".`);
-    }
-    return row;
   }
 
   /**
@@ -581,7 +382,7 @@ export class TranscriptService {
    */
   async propose(args: ParsedArgs<'journal.propose'>, actor: Actor): Promise<JournalProposeResult> {
     const store = await this.host.store(args.store);
-    const row = this.readable(store, args.journal_id, actor);
+    const row = readable(store, args.journal_id, actor);
     const turns = (
       stmt(
         store.db,
@@ -614,19 +415,20 @@ export class TranscriptService {
     ).n;
     const now = this.host.now();
     const outcome = store.db.transaction(() =>
-      this.distill(
+      writeCandidates({
         store,
-        row.rid,
-        row.id,
-        row.format,
-        row.session ?? undefined,
+        journalRid: row.rid,
+        journalId: row.id,
+        format: row.format,
+        session: row.session ?? undefined,
         distilled,
-        [],
+        preparedDirect: [],
         actor,
         now,
-        [],
+        newId: () => this.host.newId(),
+        created: [],
         first,
-      ),
+      }),
     )();
     if (outcome.proposals.length) await this.host.autoAccept(store, outcome.proposals, actor);
     const rows = stmt(
@@ -647,86 +449,10 @@ export class TranscriptService {
   }
 
   async list(args: ParsedArgs<'journal.list'>, actor: Actor): Promise<JournalListResult> {
-    this.requirePerson(actor);
-    const store = await this.host.store(args.store);
-    const rows = stmt(
-      store.db,
-      'SELECT * FROM journal ORDER BY COALESCE(started_at, imported_at) DESC, rid DESC LIMIT ?',
-    ).all(args.limit) as JournalRow[];
-    return { store: store.name, journals: rows.map((r) => this.summary(store, r)) };
+    return listJournals(await this.host.store(args.store), args, actor);
   }
 
   async get(args: ParsedArgs<'journal.get'>, actor: Actor): Promise<JournalView> {
-    const store = await this.host.store(args.store);
-    const row = this.readable(store, args.id, actor);
-    if (args.reveal && !isPerson(actor)) {
-      throw new LociError('forbidden', 'Only a person can reveal a quarantined turn.');
-    }
-    const classes = args.classes ?? [...EVIDENCE_CLASSES];
-    const marks = classes.map(() => '?').join(', ');
-    const total = (
-      stmt(
-        store.db,
-        `SELECT COUNT(*) AS n FROM journal_turn WHERE journal_rid = ? AND class IN (${marks})`,
-      ).get(row.rid, ...classes) as { n: number }
-    ).n;
-    const turns = stmt(
-      store.db,
-      `SELECT * FROM journal_turn WHERE journal_rid = ? AND class IN (${marks})
-        ORDER BY seq LIMIT ? OFFSET ?`,
-    ).all(row.rid, ...classes, args.limit, args.offset) as {
-      seq: number;
-      line: number;
-      class: TurnClass;
-      at: number | null;
-      tool: string | null;
-      text: string;
-      exit_code: number | null;
-      quarantined: number;
-    }[];
-    return {
-      journal: {
-        ...this.summary(store, row),
-        lines: row.lines,
-        accounting: JSON.parse(row.accounting) as TranscriptAccounting,
-      },
-      total,
-      candidates: (
-        stmt(store.db, 'SELECT * FROM journal_candidate WHERE journal_rid = ? ORDER BY n').all(
-          row.rid,
-        ) as {
-          n: number;
-          extractor: string;
-          content: string;
-          quotes: string;
-          status: JournalCandidateView['status'];
-          reasons: string;
-          memory_id: string | null;
-          review_id: string | null;
-        }[]
-      ).map((c) => ({
-        n: c.n,
-        extractor: c.extractor,
-        content: c.content,
-        quotes: JSON.parse(c.quotes) as JournalCandidateView['quotes'],
-        status: c.status,
-        reasons: JSON.parse(c.reasons) as string[],
-        memory_id: c.memory_id,
-        review_id: c.review_id,
-      })),
-      turns: turns.map((t) => ({
-        seq: t.seq,
-        line: t.line,
-        class: t.class,
-        at: iso(t.at),
-        tool: t.tool,
-        text:
-          t.quarantined && !args.reveal
-            ? '[quarantined: this turn looked like it holds a credential; reveal to read it]'
-            : t.text,
-        exit: t.exit_code,
-        quarantined: t.quarantined === 1,
-      })),
-    };
+    return getJournal(await this.host.store(args.store), args, actor);
   }
 }
