@@ -28,6 +28,37 @@ const projectTag = (project: string) =>
       ?.toLowerCase() ?? project
   }`;
 
+/** A recall over the memories distillation tagged `tag`: `errors` and `decisions`. */
+function taggedRecall(
+  defaultStore: string | undefined,
+  t: { name: string; title: string; description: string; query: string; tag: string; none: string },
+): ToolDefinition {
+  return {
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    ...fromContract('memory.recall', ['query', 'limit', 'store'], {
+      query: t.query,
+      limit: 'At most this many (default 5).',
+    }),
+    annotations: { ...read, idempotentHint: false },
+    async run(client, a) {
+      const r = await client.call(
+        'memory.recall',
+        withStore(
+          a,
+          { query: a.query as string, tags: [t.tag], limit: (a.limit as number | undefined) ?? 5 },
+          defaultStore,
+        ),
+      );
+      return {
+        text: renderHits(r, t.none),
+        structured: { abstained: r.abstained, results: r.results },
+      };
+    },
+  };
+}
+
 export function sessionTools(defaultStore?: string): ToolDefinition[] {
   return [
     {
@@ -84,63 +115,23 @@ export function sessionTools(defaultStore?: string): ToolDefinition[] {
         };
       },
     },
-    {
+    taggedRecall(defaultStore, {
       name: 'errors',
       title: 'Known errors and their remedies',
       description:
         'Before fixing an error, ask whether it was met before: give the error message or the failing command; returns the remedies distilled from past sessions (what failed, with the tool output quoted, and what worked instead).',
-      ...fromContract('memory.recall', ['query', 'limit', 'store'], {
-        query: 'The error message or the command that failed.',
-        limit: 'At most this many (default 5).',
-      }),
-      annotations: { ...read, idempotentHint: false },
-      async run(client, a) {
-        const r = await client.call(
-          'memory.recall',
-          withStore(
-            a,
-            {
-              query: a.query as string,
-              tags: ['error-remedy'],
-              limit: (a.limit as number | undefined) ?? 5,
-            },
-            defaultStore,
-          ),
-        );
-        return {
-          text: renderHits(r, 'No known remedy for this error.'),
-          structured: { abstained: r.abstained, results: r.results },
-        };
-      },
-    },
-    {
+      query: 'The error message or the command that failed.',
+      tag: 'error-remedy',
+      none: 'No known remedy for this error.',
+    }),
+    taggedRecall(defaultStore, {
       name: 'decisions',
       title: 'Decisions and conventions in force',
       description:
         'The user\'s decisions, conventions and standing instructions about a topic ("from now on …", "always …", "we decided …"), as the user said them in past sessions.',
-      ...fromContract('memory.recall', ['query', 'limit', 'store'], {
-        query: 'The topic: a tool, a module, a practice (deploys, migrations, package manager…).',
-        limit: 'At most this many (default 5).',
-      }),
-      annotations: { ...read, idempotentHint: false },
-      async run(client, a) {
-        const r = await client.call(
-          'memory.recall',
-          withStore(
-            a,
-            {
-              query: a.query as string,
-              tags: ['instruction'],
-              limit: (a.limit as number | undefined) ?? 5,
-            },
-            defaultStore,
-          ),
-        );
-        return {
-          text: renderHits(r, 'No decision about this is stored.'),
-          structured: { abstained: r.abstained, results: r.results },
-        };
-      },
-    },
+      query: 'The topic: a tool, a module, a practice (deploys, migrations, package manager…).',
+      tag: 'instruction',
+      none: 'No decision about this is stored.',
+    }),
   ];
 }
