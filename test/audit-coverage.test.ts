@@ -3,9 +3,10 @@
 // added to the contract must be classified here, so a new write cannot slip by unaudited.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { METHOD_NAMES, type Actor, type LociClient, type MethodName } from '../src/shared/api';
 import type { AuditRow } from '../src/main/engine/audit/chain';
+import { startChatModel, type ChatModel } from './helpers/chatModel';
 import { openTestEngine, tempDir, type TestEngine } from './helpers/engine';
 
 const ui: Actor = { kind: 'ui', transport: 'http' };
@@ -53,6 +54,7 @@ const READS: MethodName[] = [
   'eval.runs',
   'journal.list',
   'journal.get',
+  'journal.window',
 ];
 
 /**
@@ -85,8 +87,16 @@ const OUTSIDE_THE_CHAIN: Partial<Record<MethodName, string>> = {
 
 let t: TestEngine;
 let seq = 0;
+let model: ChatModel;
+beforeAll(async () => {
+  model = await startChatModel(() => '{"memories": []}');
+});
+afterAll(() => model.close());
 beforeEach(async () => {
-  t = await openTestEngine();
+  // A language model that finds nothing, so that journal.distill has one to ask.
+  const dir = tempDir('loci-coverage-');
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ llm: { url: model.url, model: 'm' } }));
+  t = await openTestEngine({ dataDir: dir });
   seq = 0;
 });
 afterEach(async () => {
@@ -388,6 +398,18 @@ const WRITES: Partial<Record<MethodName, Scenario>> = {
           },
         ],
       });
+    },
+  },
+  'journal.distill': {
+    actions: ['journal.distilled'],
+    actors: [ui, cli],
+    run: async (c) => {
+      const dir = tempDir('loci-coverage-transcript-');
+      const file = join(dir, `distill-${++n}.jsonl`);
+      writeFileSync(file, `${JSON.stringify({ role: 'user', content: `Session ${n}.` })}\n`);
+      const r = await t.cli.call('transcript.import', { paths: [file] });
+      await newEntries();
+      return c.call('journal.distill', { id: r.files[0]!.journal_id! });
     },
   },
   'ingest.undo': {

@@ -114,6 +114,8 @@ export const LIMITS = {
   chunkTokensMin: 64,
   chunkTokensMax: 2048,
   ingestFoldersMax: 100,
+  /** A model's answer handed to journal.propose, at most. */
+  modelReplyMaxChars: 200_000,
   /** Transcript files one transcript.import call may name (each may be a folder). */
   transcriptPathsMax: 200,
   /** The largest transcript read; larger ones are refused before they are opened. */

@@ -102,6 +102,15 @@ export interface EventMap {
     total: number;
     done: boolean;
   };
+  /** A language model distilling a journal: windows asked about so far, of those planned. */
+  'journal.distill.progressed': {
+    store: string;
+    journal_id: string;
+    model: string;
+    windows: number;
+    total: number;
+    done: boolean;
+  };
 }
 
 export type EventName = keyof EventMap;
@@ -124,4 +133,5 @@ export const EVENT_NAMES: EventName[] = [
   'review.changed',
   'eval.changed',
   'transcript.progressed',
+  'journal.distill.progressed',
 ];

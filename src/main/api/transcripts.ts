@@ -9,4 +9,6 @@ export function registerTranscriptHandlers(registry: HandlerRegistry, engine: En
   registry.register('journal.list', (args, ctx) => transcripts.list(args, ctx.actor));
   registry.register('journal.get', (args, ctx) => transcripts.get(args, ctx.actor));
   registry.register('journal.propose', (args, ctx) => transcripts.propose(args, ctx.actor));
+  registry.register('journal.window', (args, ctx) => transcripts.window(args, ctx.actor));
+  registry.register('journal.distill', (args, ctx) => transcripts.distill(args, ctx.actor));
 }

@@ -137,7 +137,7 @@ export function registerDreamCommands(program: Command, x: DreamCliContext): voi
           : 'Scheduled dreams are off (dream.schedule in config.json).';
         const llm = s.llm.configured
           ? `Language model: ${s.llm.model}.`
-          : 'No language model configured (dream.llm.url).';
+          : 'No language model configured (llm.url).';
         return `${rows.length ? table(c, ['id', 'started', 'trigger', 'status', 'changes', 'proposals'], rows) : 'No dream yet: run `loci dream`.\n'}${sched} ${llm} ${rr.pending_reviews} review items pending.\n`;
       });
     });

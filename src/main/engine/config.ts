@@ -14,6 +14,26 @@ export const RankingWeightsSchema = z.strictObject({
   pinned: z.number().min(0).max(1).default(0.05),
 });
 
+/** An OpenAI-compatible chat-completions endpoint. */
+const LlmEndpointSchema = z.strictObject({
+  /** Base URL, e.g. http://127.0.0.1:11434/v1 (…/chat/completions is appended). */
+  url: z.url({ protocol: /^https?$/ }).optional(),
+  model: z.string().min(1).max(200).default('gpt-4o-mini'),
+  /** The name of an environment variable holding the API key (never the key itself). */
+  api_key_env: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
+    .optional(),
+  timeout_ms: z.number().int().min(500).max(300_000).default(30_000),
+  max_tokens: z.number().int().min(16).max(8000).default(400),
+});
+
+/** `localhost`, 127.0.0.0/8 or ::1. */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
 export const ConfigSchema = z.strictObject({
   embedding: z
     .strictObject({
@@ -113,25 +133,41 @@ export const ConfigSchema = z.strictObject({
       keep_versions: z.number().int().min(1).max(1000).default(50),
       /** Dream reports kept per store. */
       keep_reports: z.number().int().min(5).max(10_000).default(200),
-      /**
-       * An OpenAI-compatible endpoint for the steps that want a language model (schema
-       * summaries, refining procedures). Without one they are skipped, and the report says so.
-       * Its output only ever reaches the review inbox.
-       */
-      llm: z
-        .strictObject({
-          /** Base URL, e.g. http://127.0.0.1:11434/v1 (…/chat/completions is appended). */
-          url: z.url({ protocol: /^https?$/ }).optional(),
-          model: z.string().min(1).max(200).default('gpt-4o-mini'),
-          /** The name of an environment variable holding the API key (never the key itself). */
-          api_key_env: z
-            .string()
-            .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
-            .optional(),
-          timeout_ms: z.number().int().min(500).max(300_000).default(30_000),
-          max_tokens: z.number().int().min(16).max(8000).default(400),
-        })
-        .prefault({}),
+      /** Older configurations named the language model here; `llm` wins when both are set. */
+      llm: LlmEndpointSchema.prefault({}),
+    })
+    .prefault({}),
+  /**
+   * An OpenAI-compatible chat-completions endpoint (Ollama, llama.cpp's server, LM Studio)
+   * for the steps that want a language model: dreams' schema summaries and refined
+   * procedures, and candidate memories drawn from session journals. Without one those
+   * steps are skipped and say so; what it writes only reaches the review inbox or the
+   * distillation gate.
+   */
+  llm: LlmEndpointSchema.extend({
+    /** Send journal text and memories to an endpoint that is not this machine. */
+    allow_remote: z.boolean().default(false),
+  })
+    .superRefine((llm, ctx) => {
+      if (llm.url && !llm.allow_remote && !isLoopbackUrl(llm.url)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['url'],
+          message: `${llm.url} is not on this machine; set llm.allow_remote to true to send memories and session text there`,
+        });
+      }
+    })
+    .prefault({}),
+  distill: z
+    .strictObject({
+      /** After an import, ask the language model (`llm`) for candidates too, when one is set. */
+      model_on_import: z.boolean().default(true),
+      /** Journal turns handed to a model at once. */
+      window_turns: z.number().int().min(10).max(1000).default(120),
+      /** Windows of one journal a model is asked about, at most (the rest are left). */
+      max_windows: z.number().int().min(1).max(100).default(8),
+      /** Tokens a model may answer with, per window. */
+      max_tokens: z.number().int().min(64).max(16_000).default(1500),
     })
     .prefault({}),
 });

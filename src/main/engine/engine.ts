@@ -20,6 +20,7 @@ import { QualityLab } from './eval/lab';
 import { EngineEvents } from './events';
 import type { IngestLimits } from './ingest/limits';
 import { IngestService, type IngestHooks } from './ingest/service';
+import { createLlmClient, llmSettings } from './llm';
 import { BulkDeleteGuard } from './memory/bulkGuard';
 import { actorName } from './memory/model';
 import { RecallLatencies } from './memory/overview';
@@ -183,6 +184,9 @@ export class Engine {
           await this.dreams.reviewAccept({ store: store.name, ids }, actor);
         }
       },
+      llm: () =>
+        createLlmClient(llmSettings(this.config), options.env ?? process.env, options.dream?.fetch),
+      distillConfig: () => this.config.distill,
     });
   }
 

@@ -14,6 +14,7 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   type CallToolResult,
+  type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Actor } from '../../shared/api';
@@ -22,6 +23,7 @@ import { MemoryIdSchema } from '../../shared/schemas';
 import { describeIssues } from '../../shared/validation';
 import { createInProcessClient, type HandlerRegistry } from '../api';
 import type { ActivityLog } from '../engine/activity';
+import type { ToolSession } from './toolKit';
 import { toolDefinitions } from './tools';
 
 /**
@@ -54,6 +56,9 @@ export interface McpSessionOptions {
 
 /** What the instructions and the blank line after them cost in tokens (recall's tokenizer counts 113). */
 const INSTRUCTIONS_TOKENS = 120;
+
+/** How long a client's model may take over one journal window (it may ask its person first). */
+const SAMPLING_TIMEOUT_MS = 300_000;
 
 export const INSTRUCTIONS = `Loci is the user's long-term memory, shared by all their agents.
 - Before answering questions about this user, their projects or conventions, call \`recall\`.
@@ -112,68 +117,102 @@ export function buildMcpServer(options: McpSessionOptions): Server {
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const tool = byName.get(request.params.name);
-    if (!tool) {
-      throw new ProtocolError(
-        ErrorCode.InvalidParams,
-        `Unknown tool "${request.params.name}". Tools: ${tools.map((t) => t.name).join(', ')}.`,
-      );
-    }
-    const started = performance.now();
-    const rawArgs = request.params.arguments ?? {};
-    options.onCall?.(actor().client as string);
-    const record = (ok: boolean, code: string | null, result: unknown) =>
-      options.activity.record({
-        at: new Date().toISOString(),
-        actor: actorName(),
-        transport: options.transport,
-        tool: tool.name,
-        ok,
-        error_code: code,
-        duration_ms: Math.round((performance.now() - started) * 100) / 100,
-        args: rawArgs,
-        result,
-      });
-    // One validation per call: here only the tool's own fields and that no other field
-    // is given; the contract validates the rest when the tool calls its method.
-    const invalid = (message: string): CallToolResult => {
-      record(false, 'invalid-args', { text: message });
-      return {
-        isError: true,
-        content: [{ type: 'text', text: message }],
-        structuredContent: { error: { code: 'invalid-args', message } },
-      };
-    };
-    const parsed = (argChecks.get(tool.name) as z.ZodObject).safeParse(rawArgs);
-    if (!parsed.success) {
-      return invalid(`Invalid arguments for ${tool.name}: ${describeIssues(parsed.error.issues)}`);
-    }
-    try {
-      const answer = await tool.run(client(), parsed.data as Record<string, unknown>);
-      // What the client received: the text and the structured content.
-      record(true, null, { text: answer.text, structured: answer.structured });
-      return {
-        content: [{ type: 'text', text: answer.text }],
-        structuredContent: answer.structured,
-      };
-    } catch (err) {
-      const data = toErrorData(err);
-      // The contract's verdict on the arguments, said as the tool's.
-      const method = typeof data.data?.method === 'string' ? data.data.method : null;
-      if (data.code === 'invalid-args' && method && data.message.startsWith(`${method}: `)) {
-        return invalid(
-          `Invalid arguments for ${tool.name}: ${data.message.slice(method.length + 2)}`,
+  /** The client's model, for the tools that distil, when the client declared sampling. */
+  const toolSession = (requestId: RequestId): ToolSession =>
+    server.getClientCapabilities()?.sampling
+      ? {
+          sample: async ({ system, prompt, maxTokens }) => {
+            const r = await server.createMessage(
+              {
+                systemPrompt: system,
+                messages: [{ role: 'user', content: { type: 'text', text: prompt } }],
+                maxTokens,
+                temperature: 0,
+                includeContext: 'none',
+              },
+              { relatedRequestId: requestId, timeout: SAMPLING_TIMEOUT_MS },
+            );
+            const content = Array.isArray(r.content) ? r.content : [r.content];
+            const text = content
+              .map((c) => (c.type === 'text' ? c.text : ''))
+              .join('\n')
+              .trim();
+            return { text, model: r.model };
+          },
+        }
+      : {};
+
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    async (request, extra): Promise<CallToolResult> => {
+      const tool = byName.get(request.params.name);
+      if (!tool) {
+        throw new ProtocolError(
+          ErrorCode.InvalidParams,
+          `Unknown tool "${request.params.name}". Tools: ${tools.map((t) => t.name).join(', ')}.`,
         );
       }
-      record(false, data.code, { text: `${data.message} (${data.code})` });
-      return {
-        isError: true,
-        content: [{ type: 'text', text: `${data.message} (${data.code})` }],
-        structuredContent: { error: data },
+      const started = performance.now();
+      const rawArgs = request.params.arguments ?? {};
+      options.onCall?.(actor().client as string);
+      const record = (ok: boolean, code: string | null, result: unknown) =>
+        options.activity.record({
+          at: new Date().toISOString(),
+          actor: actorName(),
+          transport: options.transport,
+          tool: tool.name,
+          ok,
+          error_code: code,
+          duration_ms: Math.round((performance.now() - started) * 100) / 100,
+          args: rawArgs,
+          result,
+        });
+      // One validation per call: here only the tool's own fields and that no other field
+      // is given; the contract validates the rest when the tool calls its method.
+      const invalid = (message: string): CallToolResult => {
+        record(false, 'invalid-args', { text: message });
+        return {
+          isError: true,
+          content: [{ type: 'text', text: message }],
+          structuredContent: { error: { code: 'invalid-args', message } },
+        };
       };
-    }
-  });
+      const parsed = (argChecks.get(tool.name) as z.ZodObject).safeParse(rawArgs);
+      if (!parsed.success) {
+        return invalid(
+          `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error.issues)}`,
+        );
+      }
+      try {
+        const answer = await tool.run(
+          client(),
+          parsed.data as Record<string, unknown>,
+          toolSession(extra.requestId),
+        );
+        // What the client received: the text and the structured content.
+        record(true, null, { text: answer.text, structured: answer.structured });
+        return {
+          content: [{ type: 'text', text: answer.text }],
+          structuredContent: answer.structured,
+        };
+      } catch (err) {
+        const data = toErrorData(err);
+        // The contract's verdict on the arguments, said as the tool's.
+        const method = typeof data.data?.method === 'string' ? data.data.method : null;
+        if (data.code === 'invalid-args' && method && data.message.startsWith(`${method}: `)) {
+          return invalid(
+            `Invalid arguments for ${tool.name}: ${data.message.slice(method.length + 2)}`,
+          );
+        }
+        record(false, data.code, { text: `${data.message} (${data.code})` });
+        return {
+          isError: true,
+          content: [{ type: 'text', text: `${data.message} (${data.code})` }],
+          structuredContent: { error: data },
+        };
+      }
+    },
+  );
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [
@@ -239,35 +278,31 @@ export function buildMcpServer(options: McpSessionOptions): Server {
       offset < 0 ||
       !Number.isInteger(limit) ||
       limit < 1 ||
-      limit > 2000
+      limit > 1000
     ) {
       throw new ProtocolError(
         ErrorCode.InvalidParams,
-        'offset is a whole number ≥ 0 and limit a whole number from 1 to 2000.',
+        'offset is a whole number ≥ 0 and limit a whole number from 1 to 1000.',
       );
     }
-    let j;
+    let w;
     try {
-      j = await client().call('journal.get', withStore({ id: a.journal_id, offset, limit }));
+      w = await client().call(
+        'journal.window',
+        withStore({ id: a.journal_id, offset, limit, audience: 'agent' as const }),
+      );
     } catch (err) {
       const data = toErrorData(err);
       throw new ProtocolError(ErrorCode.InvalidParams, data.message);
     }
-    const turns = j.turns.map(
-      (t) =>
-        `[${t.seq}] ${t.class}${t.tool ? ` ${t.tool}` : ''}${t.exit === null ? '' : ` exit ${t.exit}`}: ${t.text.length > 2000 ? `${t.text.slice(0, 2000)} …` : t.text}`,
-    );
-    const last = j.turns.at(-1)?.seq ?? offset;
-    const text = [
-      `Session journal ${j.journal.id} (${j.journal.format}${j.journal.cwd ? `, ${j.journal.cwd}` : ''}), turns ${offset}–${last} of ${j.total}. Each turn says who it is from: USER (the person), TOOL (a tool's output), ACT (an invocation), SELF (you).`,
-      '',
-      'Propose the memories worth keeping with the tool propose_memories: decisions, conventions, preferences, error → remedy, facts about the project. Each needs exact quotes from the turns below, character for character, each within one turn. A measurement only from TOOL; what the person decided, asked or prefers only from USER; that something was done only from ACT or TOOL; your own words (SELF) back only a memory marked as your judgement. Nothing that looks like a credential.',
-      '',
-      ...turns,
-    ].join('\n');
     return {
-      description: `Distil session ${j.journal.id}`,
-      messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
+      description: `Distil session ${w.journal_id}`,
+      messages: [
+        {
+          role: 'user' as const,
+          content: { type: 'text' as const, text: `${w.system}\n\n${w.prompt}` },
+        },
+      ],
     };
   };
 

@@ -2,7 +2,14 @@
 // stores, statistics, the doctor, dreams and file ingestion.
 import { z } from 'zod';
 import { DREAM_PHASES } from '../../shared/constants';
+import type { ModelDistillReport } from '../../shared/api';
+import { JournalProposeArgsSchema } from '../../shared/schemas';
+import { sampleJournal } from './sampling';
 import { fieldsOf, fromContract, read, withStore, write, type ToolDefinition } from './toolKit';
+
+/** One line on what a model added to a journal. */
+const modelLine = (via: string, m: ModelDistillReport) =>
+  `${via} (${m.model}) read ${m.windows} window${m.windows === 1 ? '' : 's'} (${m.turns_covered} turns): ${m.counts.proposed} proposed for the user's review, ${m.counts.rejected} refused by the gate, ${m.counts.duplicate} already known.${m.problems.length ? ` ${m.problems.slice(0, 3).join('; ')}.` : ''}`;
 
 /** One path of `ingest.files`'s `paths`. */
 const ingestPath = (
@@ -200,12 +207,27 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
         format: 'auto (default) tells each file by its first lines.',
       }),
       annotations: { ...write, idempotentHint: true },
-      async run(client, a) {
+      async run(client, a, session) {
         const { store: _s, ...rest } = a;
-        const r = await client.call('transcript.import', withStore(a, rest as never, defaultStore));
+        // With the client's model at hand (sampling), it is asked instead of the configured one.
+        const r = await client.call(
+          'transcript.import',
+          withStore(
+            a,
+            { ...(rest as { paths: string[] }), model: session.sample ? 'off' : 'auto' },
+            defaultStore,
+          ),
+        );
+        if (session.sample) {
+          for (const f of r.files) {
+            if (f.journal_id && (f.status === 'imported' || f.status === 'replaced')) {
+              f.model = await sampleJournal(client, session.sample, f.journal_id, r.store);
+            }
+          }
+        }
         const lines = r.files.map(
           (f) =>
-            `- ${f.path}: ${f.status}${f.format ? ` (${f.format})` : ''}${f.accounting ? `, ${f.accounting.turns} turns, ${f.accounting.skipped_total} lines not readable${f.accounting.quarantined ? `, ${f.accounting.quarantined} quarantined` : ''}` : ''}${f.episode_id ? `, episode ${f.episode_id}` : ''}${f.reason ? ` — ${f.reason}` : ''}`,
+            `- ${f.path}: ${f.status}${f.format ? ` (${f.format})` : ''}${f.accounting ? `, ${f.accounting.turns} turns, ${f.accounting.skipped_total} lines not readable${f.accounting.quarantined ? `, ${f.accounting.quarantined} quarantined` : ''}` : ''}${f.episode_id ? `, episode ${f.episode_id}` : ''}${f.journal_id ? `, journal ${f.journal_id}` : ''}${f.reason ? ` — ${f.reason}` : ''}${f.model ? `\n  ${modelLine('A model', f.model)}` : ''}`,
         );
         const t = r.totals;
         return {
@@ -221,6 +243,8 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
               journal_id: f.journal_id,
               episode_id: f.episode_id,
               turns: f.accounting?.turns ?? 0,
+              distilled: f.distilled,
+              ...(f.model ? { model: f.model } : {}),
               ...(f.reason ? { reason: f.reason } : {}),
             })),
           },
@@ -232,10 +256,16 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
       title: 'Propose memories from a session',
       description:
         "Propose memories drawn from a session journal you imported (see the `distill` prompt for the journal's turns). Each candidate needs exact quotes from the journal — character for character, each within one turn — and may claim only what its quotes' classes allow: a measurement only from TOOL output, what the user decided, asked or prefers only from USER words, that something was done only from an ACT or TOOL turn; your own prose (SELF) backs only a memory marked as your judgement. Candidates that pass wait in the user's review inbox; the others are refused with the reason.",
-      ...fromContract('journal.propose', ['journal_id', 'candidates', 'store'], {
-        journal_id: 'The journal (as import_transcript returned it).',
-        candidates: 'The memories to propose, each with its exact quotes.',
-      }),
+      ...fromContract(
+        'journal.propose',
+        ['journal_id', 'store'],
+        { journal_id: 'The journal (as import_transcript returned it).' },
+        z.strictObject({
+          candidates: JournalProposeArgsSchema.shape.candidates
+            .unwrap()
+            .describe('The memories to propose, each with its exact quotes.'),
+        }),
+      ),
       annotations: write,
       async run(client, a) {
         const { store: _s, ...rest } = a;
@@ -248,6 +278,47 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
           text: `${r.results.filter((x) => x.status === 'proposed').length} of ${r.results.length} proposed for the user's review.\n${lines.join('\n')}`,
           structured: r as unknown as Record<string, unknown>,
         };
+      },
+    },
+    {
+      name: 'distill_session',
+      title: 'Distil a session with a model',
+      description:
+        "Ask a language model for the memories worth keeping in a session journal you imported: your client's own model when it offers sampling, else the endpoint the user configured (llm.url). Its candidates pass the same evidence gate as yours: exact quotes, each within one turn, claims licensed by who said them; what passes waits in the user's review inbox. With neither model, it says so: then read the journal with the `distill` prompt and propose with propose_memories.",
+      ...fromContract('journal.distill', ['id', 'max_windows', 'store'], {
+        id: 'The journal (journal_id from import_transcript).',
+        max_windows: 'Windows of the journal to hand over, at most (default: distill.max_windows).',
+      }),
+      annotations: write,
+      async run(client, a, session) {
+        const { store: _s, ...rest } = a;
+        const args = rest as { id: string; max_windows?: number };
+        if (session.sample) {
+          const m = await sampleJournal(
+            client,
+            session.sample,
+            args.id,
+            (a.store as string | undefined) ?? defaultStore,
+            args.max_windows,
+          );
+          return {
+            text: modelLine("Your client's model", m),
+            structured: { via: 'sampling', journal_id: args.id, ...m },
+          };
+        }
+        try {
+          const m = await client.call('journal.distill', withStore(a, args, defaultStore));
+          return {
+            text: modelLine('The configured model', m),
+            structured: { via: 'llm', ...m },
+          };
+        } catch (err) {
+          if ((err as { code?: string }).code !== 'unavailable') throw err;
+          return {
+            text: `No model is at hand: your client offers no sampling and the user configured no endpoint (llm.url). Read the journal with the \`distill\` prompt (journal_id ${args.id}) and propose what is worth keeping with propose_memories.`,
+            structured: { via: 'agent', journal_id: args.id },
+          };
+        }
       },
     },
   ];

@@ -28,7 +28,20 @@ export interface ToolDefinition {
     idempotentHint: boolean;
     openWorldHint: false;
   };
-  run(client: LociClient, args: Record<string, unknown>): Promise<ToolAnswer>;
+  run(client: LociClient, args: Record<string, unknown>, session: ToolSession): Promise<ToolAnswer>;
+}
+
+/** What the connected client offers a tool beyond the contract. */
+export interface ToolSession {
+  /**
+   * Ask the client's own model (MCP sampling), when the client declared it: the reply's
+   * text and the model that wrote it. Clients may ask their person first, or refuse.
+   */
+  sample?: (request: {
+    system: string;
+    prompt: string;
+    maxTokens: number;
+  }) => Promise<{ text: string; model: string }>;
 }
 
 const STORE_DESCRIPTION = "The store to use (default: the daemon's default store).";

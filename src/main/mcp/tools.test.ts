@@ -11,7 +11,8 @@ import { buildMcpServer } from './server';
 import { toolDefinitions } from './tools';
 import { join } from 'node:path';
 import { tempDir } from '../../../test/helpers/engine';
-import { writeSessions } from '../../../test/fixtures/transcripts/sessions';
+import { LEAKED_KEY, writeSessions } from '../../../test/fixtures/transcripts/sessions';
+import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const withoutDescription = (schema: z.ZodType) => {
   const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
@@ -132,6 +133,124 @@ describe('MCP tool arguments', () => {
         'rejected',
       ]);
       expect(proposed.structuredContent.results[1]!.reasons[0]).toMatch(/USER quote/);
+      await client.close();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("asks the client's own model when it offers sampling, and gates its answer", async () => {
+    const t = await openTestEngine();
+    try {
+      const dir = tempDir('loci-mcp-sampling-');
+      const files = writeSessions(dir);
+      await t.cli.call('ingest.setFolders', { folders: [dir] });
+      const server = buildMcpServer({
+        handlers: t.handlers,
+        activity: t.engine.activity,
+        transport: 'in-memory',
+      });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new Client(
+        { name: 'vscode', version: '1.0.0' },
+        { capabilities: { sampling: {} } },
+      );
+      const asked: { system: string; text: string; maxTokens: number }[] = [];
+      client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
+        const content = req.params.messages[0]!.content as { type: 'text'; text: string };
+        asked.push({
+          system: req.params.systemPrompt ?? '',
+          text: content.text,
+          maxTokens: req.params.maxTokens,
+        });
+        return {
+          model: 'client-model-1',
+          role: 'assistant',
+          content: {
+            type: 'text',
+            text: JSON.stringify({
+              memories: [
+                {
+                  content: 'The timetable is built with pnpm build.',
+                  quotes: ['pnpm build'],
+                  kind: 'procedural',
+                },
+                { content: 'The build takes 3 s.', quotes: ['date-fns is on 4.x'] },
+              ],
+            }),
+          },
+        };
+      });
+      await client.connect(clientSide);
+      const imported = (await client.callTool({
+        name: 'import_transcript',
+        arguments: { paths: [files.codex, files.claude] },
+      })) as unknown as {
+        content: { text: string }[];
+        structuredContent: {
+          files: {
+            path: string;
+            journal_id: string;
+            model: { model: string; counts: Record<string, number> };
+          }[];
+        };
+      };
+      const codex = imported.structuredContent.files.find((f) => f.path === files.codex)!;
+      expect(codex.model.model).toBe('client-model-1');
+      expect(codex.model.counts.proposed).toBe(1);
+      expect(codex.model.counts.rejected).toBe(1);
+      expect(imported.content[0]!.text).toMatch(/A model \(client-model-1\) read 1 window/);
+      expect(asked.length).toBe(2);
+      expect(asked[0]!.system).toMatch(/Answer with JSON only/);
+      expect(asked.map((a) => a.text).join('\n')).not.toContain(LEAKED_KEY);
+      const j = await t.cli.call('journal.get', { id: codex.journal_id });
+      const sampled = j.candidates.filter((c) => c.extractor === 'sampling');
+      expect(sampled.map((c) => c.status)).toEqual(['proposed', 'rejected']);
+      expect(sampled[1]!.reasons.join(' ')).toMatch(
+        /the measurement "3 s" is quoted from no TOOL output/,
+      );
+      const audit = await t.cli.call('audit.list', { action: 'journal.sampled' });
+      expect(audit.entries[0]).toMatchObject({ actor: 'mcp:vscode' });
+
+      // distill_session asks again, through the same gate (now a duplicate).
+      const again = (await client.callTool({
+        name: 'distill_session',
+        arguments: { id: codex.journal_id },
+      })) as unknown as { structuredContent: { via: string; counts: Record<string, number> } };
+      expect(again.structuredContent.via).toBe('sampling');
+      expect(again.structuredContent.counts.duplicate).toBe(1);
+      await client.close();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('tells an agent without a model to distil the session itself', async () => {
+    const t = await openTestEngine();
+    try {
+      const files = writeSessions(tempDir('loci-mcp-nomodel-'));
+      await t.cli.call('ingest.setFolders', { folders: [join(files.codex, '..')] });
+      const server = buildMcpServer({
+        handlers: t.handlers,
+        activity: t.engine.activity,
+        transport: 'in-memory',
+      });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new Client({ name: 'zed', version: '1.0.0' });
+      await client.connect(clientSide);
+      const imported = (await client.callTool({
+        name: 'import_transcript',
+        arguments: { paths: [files.codex] },
+      })) as unknown as { structuredContent: { files: { journal_id: string; model?: unknown }[] } };
+      expect(imported.structuredContent.files[0]!.model).toBeUndefined();
+      const r = (await client.callTool({
+        name: 'distill_session',
+        arguments: { id: imported.structuredContent.files[0]!.journal_id },
+      })) as unknown as { isError?: boolean; content: { text: string }[] };
+      expect(r.isError).toBeFalsy();
+      expect(r.content[0]!.text).toMatch(/No model is at hand.*the `distill` prompt/);
       await client.close();
     } finally {
       await t.close();

@@ -59,7 +59,9 @@ import {
   IngestFoldersArgsSchema,
   JournalGetArgsSchema,
   JournalListArgsSchema,
+  JournalDistillArgsSchema,
   JournalProposeArgsSchema,
+  JournalWindowArgsSchema,
   TranscriptImportArgsSchema,
 } from '../schemas';
 import {
@@ -76,9 +78,11 @@ import {
 } from '../eval';
 import type { AtlasResult } from './atlas';
 import type {
+  JournalDistillResult,
   JournalListResult,
   JournalProposeResult,
   JournalView,
+  JournalWindowResult,
   TranscriptImportResult,
 } from './transcripts';
 import type {
@@ -254,6 +258,8 @@ export const methods = {
   'journal.list': method<JournalListResult>()(JournalListArgsSchema),
   'journal.get': method<JournalView>()(JournalGetArgsSchema),
   'journal.propose': method<JournalProposeResult>()(JournalProposeArgsSchema),
+  'journal.window': method<JournalWindowResult>()(JournalWindowArgsSchema),
+  'journal.distill': method<JournalDistillResult>()(JournalDistillArgsSchema),
 } as const;
 
 export type MethodMap = typeof methods;

@@ -24,6 +24,8 @@ export interface TranscriptFileReport {
   accounting: TranscriptAccounting | null;
   /** What distillation made of the session (null when nothing new was read). */
   distilled: DistillCounts | null;
+  /** What the language model added, when one was asked (`llm`, on import). */
+  model?: ModelDistillReport;
   /** Why it failed (status `failed`). */
   reason?: string;
 }
@@ -102,6 +104,42 @@ export interface JournalProposeResult {
   journal_id: string;
   /** One per candidate, in order: what the gate said and where it went. */
   results: Pick<JournalCandidateView, 'n' | 'status' | 'reasons' | 'memory_id' | 'review_id'>[];
+  /** What could not be read of a model's answer (`reply`), each named. */
+  problems: string[];
+}
+
+export interface JournalWindowResult {
+  store: string;
+  journal_id: string;
+  offset: number;
+  /** The last turn in the window. */
+  last: number;
+  total: number;
+  /** Where the next window starts (null: this was the last). */
+  next_offset: number | null;
+  /** The instructions (a model's system prompt) and the window's classed turns. */
+  system: string;
+  prompt: string;
+  /** Tokens a model may answer with (distill.max_tokens). */
+  max_tokens: number;
+  /** Windows of one journal a model should be asked about, at most (distill.max_windows). */
+  max_windows: number;
+}
+
+export interface ModelDistillReport {
+  /** The model asked, as configured (`llm.model`) or as the client named it (sampling). */
+  model: string;
+  /** Windows of the journal the model was asked about, and the turns they covered. */
+  windows: number;
+  turns_covered: number;
+  counts: DistillCounts;
+  /** What went wrong: an endpoint that did not answer, an answer that could not be read. */
+  problems: string[];
+}
+
+export interface JournalDistillResult extends ModelDistillReport {
+  store: string;
+  journal_id: string;
 }
 
 export interface JournalView {

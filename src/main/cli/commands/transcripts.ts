@@ -5,6 +5,7 @@ import { resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import type {
   JournalView,
+  ModelDistillReport,
   TranscriptFileReport,
   TranscriptImportResult,
 } from '../../../shared/api';
@@ -54,9 +55,16 @@ export function formatImport(c: Colors, r: TranscriptImportResult): string {
     d.written + d.proposed + d.rejected
       ? `Distilled: ${d.written} written, ${d.proposed} waiting in the review inbox (\`loci review\`), ${d.rejected} refused by the gate (\`loci journals <id>\` says why).\n`
       : '';
-  return `${head}${t.imported} imported, ${t.replaced} replaced (the session grew), ${t.unchanged} unchanged, ${t.failed} failed.\n${distilled}${
+  const models = r.files.flatMap((f) => (f.model ? [formatModel(c, f.model, f.path)] : []));
+  return `${head}${t.imported} imported, ${t.replaced} replaced (the session grew), ${t.unchanged} unchanged, ${t.failed} failed.\n${distilled}${models.join('')}${
     skipped.length ? `${c.dim('Lines not read:')}\n${skipped.join('\n')}\n` : ''
   }`;
+}
+
+/** What a language model added to a journal. */
+export function formatModel(c: Colors, m: ModelDistillReport, what: string): string {
+  const problems = m.problems.map((p) => `  ${c.yellow('!')} ${p}\n`).join('');
+  return `The model ${m.model} read ${m.windows} window${m.windows === 1 ? '' : 's'} of ${clip(what, 60)} (${m.turns_covered} turns): ${m.counts.proposed} proposed for review, ${m.counts.rejected} refused by the gate, ${m.counts.duplicate} already known.\n${problems}`;
 }
 
 const CLASS_COLOR: Record<TurnClass, 'green' | 'dim' | 'yellow' | 'bold'> = {
@@ -82,6 +90,14 @@ export function formatJournal(c: Colors, v: JournalView): string {
   return `${head}${turns.join('\n')}\n${distilled}${v.total > v.turns.length ? c.dim(`(${v.turns.length} of ${v.total} turns; --offset for more)\n`) : ''}`;
 }
 
+/** The bar follows a language model going through a journal's windows. */
+function followModel(x: CommandContext, bar: ReturnType<typeof progressBar>): () => void {
+  return x.follow('journal.distill.progressed', (p) => {
+    if (p.done) return;
+    bar.update(p.windows, p.total, { file: `${p.model}: journal ${p.journal_id}`, size: '' });
+  });
+}
+
 export function registerTranscriptCommands(program: Command, x: CommandContext): void {
   const { io, c } = x;
   // bin/loci.js runs `loci hook` from its own small entry (src/main/hook.ts); this is the
@@ -105,7 +121,8 @@ export function registerTranscriptCommands(program: Command, x: CommandContext):
     )
     .argument('<paths...>', 'transcript files or folders')
     .option('--format <format>', `auto (default), ${TRANSCRIPT_FORMATS.join(', ')}`, 'auto')
-    .action(async (paths: string[], o: { format: string }, cmd: Command) => {
+    .option('--no-model', 'do not ask the configured language model (llm.url) for candidates')
+    .action(async (paths: string[], o: { format: string; model: boolean }, cmd: Command) => {
       await x.connect(cmd);
       const bar = progressBar(io, 'transcript [{bar}] {size}  {file}');
       const off = x.follow('transcript.progressed', (p) => {
@@ -115,6 +132,7 @@ export function registerTranscriptCommands(program: Command, x: CommandContext):
           size: `${formatBytes(p.bytes)} of ${formatBytes(p.total)}`,
         });
       });
+      const offModel = followModel(x, bar);
       try {
         const r = await x.call(
           cmd,
@@ -122,11 +140,43 @@ export function registerTranscriptCommands(program: Command, x: CommandContext):
           x.withStore(cmd, {
             paths: paths.map((p) => resolvePath(p)),
             format: o.format as 'auto',
+            model: o.model ? 'auto' : 'off',
           }),
         );
         bar.stop();
         x.print(cmd, r, (v) => formatImport(c, v));
         if (r.totals.failed > 0) x.foundProblems();
+      } finally {
+        off();
+        offModel();
+        bar.stop();
+      }
+    });
+
+  program
+    .command('distill')
+    .description(
+      'ask the configured language model (llm.url) for the memories worth keeping in a journal; its candidates pass the evidence gate and wait in the review inbox',
+    )
+    .argument('<journal>', 'a journal id (`loci journals` lists them)')
+    .option(
+      '--windows <n>',
+      'hand over at most this many windows of turns',
+      positiveIntArg('--windows'),
+    )
+    .action(async (id: string, o: { windows?: number }, cmd: Command) => {
+      await x.connect(cmd);
+      const bar = progressBar(io, 'distill [{bar}] {value}/{total} windows  {file}');
+      const off = followModel(x, bar);
+      try {
+        const r = await x.call(
+          cmd,
+          'journal.distill',
+          x.withStore(cmd, { id, ...(o.windows ? { max_windows: o.windows } : {}) }),
+        );
+        bar.stop();
+        x.print(cmd, r, (v) => formatModel(c, v, `journal ${v.journal_id}`));
+        if (r.problems.length && r.windows === 0) x.foundProblems();
       } finally {
         off();
         bar.stop();

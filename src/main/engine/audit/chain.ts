@@ -92,7 +92,9 @@ export type AuditAction =
   | 'review.propose'
   | 'review.accept'
   | 'review.reject'
-  | 'transcript.import';
+  | 'transcript.import'
+  | 'journal.sampled'
+  | 'journal.distilled';
 
 export interface AuditEntryInput {
   actor: string;

@@ -1,52 +1,37 @@
 // The optional language model, against a tiny local server that speaks the
 // chat-completions shape on 127.0.0.1: its summaries and refinements reach the review
 // inbox only; a slow or broken endpoint is reported and the dream carries on.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startChatModel, type ChatModel } from '../../../../test/helpers/chatModel';
 import { openTestEngine, tempDir, type TestEngine } from '../../../../test/helpers/engine';
 import type { DreamPhaseName } from '../../../shared/api';
 
 const DAY = 86_400_000;
 let t: TestEngine | null = null;
-let server: Server | null = null;
-const requests: { url: string; auth: string | undefined; body: Record<string, unknown> }[] = [];
+let model: ChatModel | null = null;
+let requests: ChatModel['requests'] = [];
 
 afterEach(async () => {
   await t?.close();
   t = null;
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  server = null;
-  requests.length = 0;
+  await model?.close();
+  model = null;
+  requests = [];
 });
 
-/** A chat-completions endpoint answering `reply(body)`, or never answering when it returns null. */
 async function startModel(
   reply: (body: Record<string, unknown>) => string | null,
 ): Promise<string> {
-  server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
-    req.on('end', () => {
-      const body = JSON.parse(raw) as Record<string, unknown>;
-      requests.push({ url: req.url ?? '', auth: req.headers.authorization, body });
-      const text = reply(body);
-      if (text === null) return; // hangs: the client's timeout must fire
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: text } }] }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}/v1`;
+  model = await startChatModel(reply);
+  requests = model.requests;
+  return model.url;
 }
 
 async function open(llm: Record<string, unknown>): Promise<void> {
   const dir = tempDir('loci-dream-llm-');
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ dream: { llm } }));
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ llm }));
   t = await openTestEngine({ dataDir: dir, env: { TEST_LLM_KEY: 'sk-test-123' } });
 }
 
@@ -149,5 +134,40 @@ describe('dreams with a language model', () => {
     expect((await t!.cli.call('review.list', { state: 'all', kind: 'refine' })).items).toHaveLength(
       1,
     );
+  });
+
+  it('reads an older configuration that named the model under dream.llm', async () => {
+    const url = await startModel(() => 'Redis sessions\nSessions live in Redis.');
+    const dir = tempDir('loci-dream-llm-');
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ dream: { llm: { url, model: 'old' } } }),
+    );
+    t = await openTestEngine({ dataDir: dir });
+    expect((await t.cli.call('dream.list', {})).schedule.llm).toEqual({
+      configured: true,
+      model: 'old',
+    });
+  });
+});
+
+describe('the language model endpoint', () => {
+  it('must be on this machine unless llm.allow_remote says otherwise', async () => {
+    const dir = tempDir('loci-llm-remote-');
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ llm: { url: 'https://api.example.com/v1', model: 'm' } }),
+    );
+    await expect(openTestEngine({ dataDir: dir })).rejects.toThrow(
+      /llm\.url: https:\/\/api\.example\.com\/v1 is not on this machine; set llm\.allow_remote/,
+    );
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({
+        llm: { url: 'https://api.example.com/v1', model: 'm', allow_remote: true },
+      }),
+    );
+    t = await openTestEngine({ dataDir: dir });
+    expect((await t.cli.call('dream.list', {})).schedule.llm.configured).toBe(true);
   });
 });

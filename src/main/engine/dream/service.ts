@@ -23,7 +23,7 @@ import type { EngineEvents } from '../events';
 import { actorName, iso } from '../memory/model';
 import type { CreatedMemory } from '../memory/remember';
 import type { OpenStore } from '../store/registry';
-import { createLlmClient } from './llm';
+import { createLlmClient, llmSettings } from '../llm';
 import { PHASES } from './phases/index';
 import {
   finishReport,
@@ -99,7 +99,7 @@ export class DreamService {
   }
 
   private llm(): LlmClient | null {
-    return createLlmClient(this.cfg.llm, this.host.env, this.hooks.fetch);
+    return createLlmClient(llmSettings(this.host.config), this.host.env, this.hooks.fetch);
   }
 
   private runningIn(store: string): Running | undefined {
@@ -333,7 +333,10 @@ export class DreamService {
         interval_hours: cfg.interval_hours,
         last_cycle_at: last === null ? null : iso(last),
         next_eligible_at: cfg.schedule ? iso((last ?? 0) + cfg.interval_hours * 3_600_000) : null,
-        llm: { configured: cfg.llm.url !== undefined, model: cfg.llm.url ? cfg.llm.model : null },
+        llm: (() => {
+          const llm = llmSettings(this.host.config);
+          return { configured: llm.url !== undefined, model: llm.url ? llm.model : null };
+        })(),
         auto_accept: Object.fromEntries(REVIEW_KINDS.map((k) => [k, cfg.auto_accept[k]])) as Record<
           ReviewKind,
           boolean

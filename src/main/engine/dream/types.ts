@@ -1,6 +1,7 @@
 // The one interface every dream phase implements (DESIGN.md §7): plan (reads only,
 // yielding to the event loop between slices) → the dry-run report → apply (synchronous,
 // inside the one transaction the cycle opens for the phase, re-checking what it planned).
+import type { LlmClient } from '../llm';
 import type { DreamChange, DreamPhaseName, ReviewEvidence, ReviewKind } from '../../../shared/api';
 import type { Config } from '../config';
 import type { OpenStore } from '../store/registry';
@@ -50,10 +51,7 @@ export interface ClusterInfo {
   members: string[];
 }
 
-export interface LlmClient {
-  model: string;
-  complete(system: string, user: string): Promise<string>;
-}
+export type { LlmClient };
 
 export interface DreamPhase<P = unknown> {
   name: DreamPhaseName;

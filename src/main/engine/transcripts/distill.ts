@@ -3,8 +3,13 @@
 // review inbox as kind `distill`, the refusals kept with their reasons — each candidate a
 // row of journal_candidate beside its journal.
 import { createHash } from 'node:crypto';
-import type { Actor, DistillCounts, JournalCandidateView } from '../../../shared/api';
-import { LIMITS } from '../../../shared/constants';
+import type {
+  Actor,
+  DistillCounts,
+  JournalCandidateView,
+  JournalProposeResult,
+} from '../../../shared/api';
+import { LIMITS, type TurnClass } from '../../../shared/constants';
 import { insertProposals } from '../dream/review';
 import type { ProposalDraft } from '../dream/types';
 import { actorName } from '../memory/model';
@@ -12,7 +17,9 @@ import { insertMemories, type CreatedMemory, type prepareMemories } from '../mem
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import type { ExtractedCandidate } from './extract';
-import type { GateVerdict } from './gate';
+import { gateCandidate, type GateTurn, type GateVerdict } from './gate';
+import type { JournalRow } from './journals';
+import type { ProposedMemory } from './prompt';
 
 export interface Distilled {
   candidate: ExtractedCandidate;
@@ -143,4 +150,89 @@ export function writeCandidates({
     );
   });
   return { counts, proposals };
+}
+
+/** A journal's turns as the gate reads them. */
+export function journalTurns(store: OpenStore, rid: number): GateTurn[] {
+  return (
+    stmt(
+      store.db,
+      'SELECT seq, line, class, text, quarantined FROM journal_turn WHERE journal_rid = ? ORDER BY seq',
+    ).all(rid) as {
+      seq: number;
+      line: number;
+      class: TurnClass;
+      text: string;
+      quarantined: number;
+    }[]
+  ).map((t) => ({ ...t, quarantined: t.quarantined === 1 }));
+}
+
+export interface ProposeHost {
+  now(): number;
+  newId(): string;
+  autoAccept(store: OpenStore, reviewIds: string[], actor: Actor): Promise<void>;
+}
+
+/**
+ * Candidates proposed for a journal after its import (by an agent, the client's model
+ * or the configured one), gated against its turns and kept beside it; what passes waits
+ * in the review inbox. One transaction.
+ */
+export async function keepProposed(
+  host: ProposeHost,
+  store: OpenStore,
+  row: JournalRow,
+  proposed: readonly ProposedMemory[],
+  extractor: ExtractedCandidate['extractor'],
+  actor: Actor,
+): Promise<JournalProposeResult['results']> {
+  if (proposed.length === 0) return [];
+  const turns = journalTurns(store, row.rid);
+  const distilled: Distilled[] = proposed.map((c) => {
+    const candidate: ExtractedCandidate = {
+      extractor,
+      title: (c.title ?? c.content).replace(/\s+/g, ' ').slice(0, 100),
+      content: c.content,
+      kind: c.kind ?? 'semantic',
+      tags: [...new Set(['distilled', ...(c.tags ?? [])])],
+      quotes: c.quotes,
+      policy: 'review',
+    };
+    return { candidate, verdict: gateCandidate(turns, candidate) };
+  });
+  const first = (
+    stmt(
+      store.db,
+      'SELECT COALESCE(MAX(n) + 1, 0) AS n FROM journal_candidate WHERE journal_rid = ?',
+    ).get(row.rid) as { n: number }
+  ).n;
+  const outcome = store.db.transaction(() =>
+    writeCandidates({
+      store,
+      journalRid: row.rid,
+      journalId: row.id,
+      format: row.format,
+      session: row.session ?? undefined,
+      distilled,
+      preparedDirect: [],
+      actor,
+      now: host.now(),
+      newId: () => host.newId(),
+      created: [],
+      first,
+    }),
+  )();
+  if (outcome.proposals.length) await host.autoAccept(store, outcome.proposals, actor);
+  const rows = stmt(
+    store.db,
+    'SELECT n, status, reasons, memory_id, review_id FROM journal_candidate WHERE journal_rid = ? AND n >= ? ORDER BY n',
+  ).all(row.rid, first) as {
+    n: number;
+    status: JournalCandidateView['status'];
+    reasons: string;
+    memory_id: string | null;
+    review_id: string | null;
+  }[];
+  return rows.map((r) => ({ ...r, reasons: JSON.parse(r.reasons) as string[] }));
 }

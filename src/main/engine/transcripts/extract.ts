@@ -12,8 +12,12 @@ import type { MemoryKind } from '../../../shared/schemas';
 import type { EpisodeTurn } from './episode';
 
 export interface ExtractedCandidate {
-  /** `agent`: proposed by an agent (or a model) through journal.propose. */
-  extractor: 'instruction' | 'correction' | 'error-remedy' | 'agent';
+  /**
+   * `agent`: proposed by an agent through journal.propose; `sampling`: by the client's
+   * model (MCP sampling); `llm`: by the configured endpoint (journal.distill).
+   */
+  extractor:
+    'instruction' | 'correction' | 'error-remedy' | 'config' | 'agent' | 'sampling' | 'llm';
   title: string;
   content: string;
   kind: MemoryKind;

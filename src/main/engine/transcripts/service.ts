@@ -9,10 +9,11 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type {
   Actor,
-  JournalCandidateView,
+  JournalDistillResult,
   JournalListResult,
   JournalProposeResult,
   JournalView,
+  JournalWindowResult,
   ParsedArgs,
   TranscriptAccounting,
   TranscriptFileReport,
@@ -20,7 +21,9 @@ import type {
 } from '../../../shared/api';
 import { EVIDENCE_CLASSES, LIMITS, type TurnClass } from '../../../shared/constants';
 import { LociError } from '../../../shared/errors';
+import type { Config } from '../config';
 import type { EngineEvents } from '../events';
+import type { LlmClient } from '../llm';
 import { checkAllowed } from '../ingest/folders';
 import { actorName, isPerson, MEMORY_COLUMNS, type MemoryRow } from '../memory/model';
 import { applyNewText } from '../memory/mutate';
@@ -30,10 +33,12 @@ import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { normalizeTags } from '../write/gate';
 import { scanSecretsMany } from '../write/scanHost';
-import { evidenceOf, writeCandidates, type Distilled } from './distill';
+import { evidenceOf, keepProposed, writeCandidates, type Distilled } from './distill';
+import { distillWithModel, journalWindow } from './model';
+import { readReply } from './prompt';
 import { buildEpisode, type EpisodeTurn } from './episode';
 import { getJournal, listJournals, readable, report, type JournalRow } from './journals';
-import { extractCandidates, type ExtractedCandidate } from './extract';
+import { extractCandidates } from './extract';
 import { gateCandidate } from './gate';
 import { DEFAULT_TRANSCRIPT_LIMITS, readTranscript, type TranscriptLimits } from './read';
 
@@ -49,6 +54,9 @@ export interface TranscriptHost {
   changed(store: OpenStore, ids: string[], change: 'updated', actor: Actor): void;
   /** Accepts distilled proposals at once when the configuration says so (dream.auto_accept.distill). */
   autoAccept(store: OpenStore, reviewIds: string[], actor: Actor): Promise<void>;
+  /** The configured language model (`llm`), or null. */
+  llm(): LlmClient | null;
+  distillConfig(): Config['distill'];
 }
 
 /** Transcript files one import may find by walking folders. */
@@ -107,7 +115,7 @@ export class TranscriptService {
     const reports: TranscriptFileReport[] = [];
     for (const path of files) {
       try {
-        reports.push(await this.importFile(store, path, args.format, actor));
+        reports.push(await this.importFile(store, path, args.format, args.model, actor));
       } catch (err) {
         if (!(err instanceof LociError)) throw err;
         reports.push({
@@ -142,6 +150,7 @@ export class TranscriptService {
     store: OpenStore,
     path: string,
     format: ParsedArgs<'transcript.import'>['format'],
+    model: ParsedArgs<'transcript.import'>['model'],
     actor: Actor,
   ): Promise<TranscriptFileReport> {
     const size = (await stat(path)).size;
@@ -369,83 +378,63 @@ export class TranscriptService {
     const row = stmt(store.db, 'SELECT * FROM journal WHERE rid = ?').get(
       outcome.rid,
     ) as JournalRow;
-    return {
+    const result: TranscriptFileReport = {
       ...report(store, row, path, earlier ? 'replaced' : 'imported'),
       distilled: outcome.counts,
     };
+    // Then the configured language model, when there is one and the caller did not say
+    // it will ask its own (MCP sampling).
+    const llm =
+      model === 'auto' && this.host.distillConfig().model_on_import ? this.host.llm() : null;
+    if (llm) result.model = await distillWithModel(this.host, store, row, llm, actor);
+    return result;
   }
 
   /**
-   * Memories an agent (or a model) draws from a journal, through the same gate as the
-   * extractors': what passes waits in the review inbox, what does not is kept with the
-   * gate's reasons beside the journal.
+   * Memories an agent (or the client's model, by MCP sampling) draws from a journal,
+   * through the same gate as the extractors': what passes waits in the review inbox, what
+   * does not is kept with the gate's reasons beside the journal.
    */
   async propose(args: ParsedArgs<'journal.propose'>, actor: Actor): Promise<JournalProposeResult> {
     const store = await this.host.store(args.store);
     const row = readable(store, args.journal_id, actor);
-    const turns = (
-      stmt(
-        store.db,
-        'SELECT seq, line, class, text, quarantined FROM journal_turn WHERE journal_rid = ? ORDER BY seq',
-      ).all(row.rid) as {
-        seq: number;
-        line: number;
-        class: TurnClass;
-        text: string;
-        quarantined: number;
-      }[]
-    ).map((t) => ({ ...t, quarantined: t.quarantined === 1 }));
-    const distilled: Distilled[] = args.candidates.map((c) => {
-      const candidate: ExtractedCandidate = {
-        extractor: 'agent',
-        title: (c.title ?? c.content).replace(/\s+/g, ' ').slice(0, 100),
-        content: c.content,
-        kind: c.kind ?? 'semantic',
-        tags: ['distilled', ...(c.tags ?? [])],
-        quotes: c.quotes,
-        policy: 'review',
-      };
-      return { candidate, verdict: gateCandidate(turns, candidate) };
-    });
-    const first = (
-      stmt(
-        store.db,
-        'SELECT COALESCE(MAX(n) + 1, 0) AS n FROM journal_candidate WHERE journal_rid = ?',
-      ).get(row.rid) as { n: number }
-    ).n;
-    const now = this.host.now();
-    const outcome = store.db.transaction(() =>
-      writeCandidates({
-        store,
-        journalRid: row.rid,
-        journalId: row.id,
-        format: row.format,
-        session: row.session ?? undefined,
-        distilled,
-        preparedDirect: [],
-        actor,
-        now,
-        newId: () => this.host.newId(),
-        created: [],
-        first,
-      }),
-    )();
-    if (outcome.proposals.length) await this.host.autoAccept(store, outcome.proposals, actor);
-    const rows = stmt(
-      store.db,
-      'SELECT n, status, reasons, memory_id, review_id FROM journal_candidate WHERE journal_rid = ? AND n >= ? ORDER BY n',
-    ).all(row.rid, first) as {
-      n: number;
-      status: JournalCandidateView['status'];
-      reasons: string;
-      memory_id: string | null;
-      review_id: string | null;
-    }[];
-    return {
-      store: store.name,
-      journal_id: row.id,
-      results: rows.map((r) => ({ ...r, reasons: JSON.parse(r.reasons) as string[] })),
-    };
+    const read = args.reply !== undefined ? readReply(args.reply) : null;
+    const candidates = read ? read.candidates : (args.candidates ?? []);
+    const kept = await keepProposed(this.host, store, row, candidates, args.source, actor);
+    const problems = read?.problems ?? [];
+    if (args.source === 'sampling') {
+      store.audit.append(
+        {
+          actor: actorName(actor),
+          action: 'journal.sampled',
+          target: row.id,
+          data: { model: args.model ?? null, candidates: candidates.length, problems },
+        },
+        this.host.now(),
+      );
+    }
+    return { store: store.name, journal_id: row.id, results: kept, problems };
+  }
+
+  /** One window of a journal as the text a model (or an agent) distils. */
+  async window(args: ParsedArgs<'journal.window'>, actor: Actor): Promise<JournalWindowResult> {
+    const store = await this.host.store(args.store);
+    return journalWindow(store, args, this.host.distillConfig(), actor);
+  }
+
+  /** Candidates from the configured language model (`llm`), through the gate. */
+  async distill(args: ParsedArgs<'journal.distill'>, actor: Actor): Promise<JournalDistillResult> {
+    const store = await this.host.store(args.store);
+    const row = readable(store, args.id, actor);
+    const llm = this.host.llm();
+    if (!llm) {
+      throw new LociError(
+        'unavailable',
+        'No language model is configured: set llm.url (an OpenAI-compatible endpoint on this machine, e.g. http://127.0.0.1:11434/v1) and llm.model in config.json.',
+      );
+    }
+    const report = await distillWithModel(this.host, store, row, llm, actor, args.max_windows);
+    return { store: store.name, journal_id: row.id, ...report };
   }
 
   async list(args: ParsedArgs<'journal.list'>, actor: Actor): Promise<JournalListResult> {

@@ -187,7 +187,7 @@ export const compete: DreamPhase<{
     );
     if (!ctx.llm && refineSkipped)
       notes.push(
-        `Refining ${refineSkipped} losing procedures skipped: no language model is configured (dream.llm.url).`,
+        `Refining ${refineSkipped} losing procedures skipped: no language model is configured (llm.url).`,
       );
     else if (ctx.dryRun && refineSkipped)
       notes.push(

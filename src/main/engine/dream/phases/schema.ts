@@ -124,7 +124,7 @@ export const schema: DreamPhase<null> = {
       });
     }
     if (!ctx.llm)
-      notes.push('No language model is configured (dream.llm.url): summaries are extractive.');
+      notes.push('No language model is configured (llm.url): summaries are extractive.');
     else if (ctx.dryRun)
       notes.push(
         `A dry run does not call the language model (${ctx.llm.model}); the summaries shown are extractive.`,

@@ -44,7 +44,7 @@ const report = (over: Partial<DreamReport> = {}): DreamReport => ({
       changes: [],
       changes_total: 0,
       proposals: 0,
-      notes: ['No language model is configured (dream.llm.url): summaries are extractive.'],
+      notes: ['No language model is configured (llm.url): summaries are extractive.'],
       duration_ms: 0.4,
     },
   ],
