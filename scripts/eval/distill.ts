@@ -1,4 +1,4 @@
-// The distillation suite of `npm run eval`: ten agent sessions written for the purpose
+// The distillation suite of `npm run eval`: eleven agent sessions written for the purpose
 // (test/fixtures/transcripts/scenarios.ts), each in the three formats Loci reads, with
 // the memories a careful person would keep labelled. Every file is imported into a fresh
 // store; what the extractors drew and the gate let through (written, or proposed to the

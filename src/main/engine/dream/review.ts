@@ -296,6 +296,12 @@ export async function acceptReviews(
         resultIds.push(id);
         outcome.created.push(...created);
         const live = stmt(store.db, 'SELECT 1 FROM memory WHERE id = ? AND deleted_at IS NULL');
+        // A distilled memory that contradicts others: linked for a person to settle.
+        for (const other of (p.contradicts as string[] | undefined) ?? []) {
+          if (other === id || !live.get(other)) continue;
+          createLink(store, actor, { from: id, to: other, type: 'contradicts', weight: 0.5 }, now);
+          outcome.links.push({ from: id, to: other });
+        }
         for (const member of (p.members as string[]) ?? []) {
           if (member === id || !live.get(member)) continue;
           createLink(

@@ -11,6 +11,8 @@ import type {
 } from '../../../shared/api';
 import { LIMITS, type TurnClass } from '../../../shared/constants';
 import { insertProposals } from '../dream/review';
+import { createLink } from '../memory/links';
+import { rehearseMemories } from '../memory/state';
 import type { ProposalDraft } from '../dream/types';
 import { actorName } from '../memory/model';
 import { insertMemories, type CreatedMemory, type prepareMemories } from '../memory/remember';
@@ -19,6 +21,7 @@ import { stmt } from '../store/statements';
 import type { ExtractedCandidate } from './extract';
 import { gateCandidate, type GateTurn, type GateVerdict } from './gate';
 import type { JournalRow } from './journals';
+import { nearestRelation } from './neighbours';
 import type { ProposedMemory } from './prompt';
 
 export interface Distilled {
@@ -84,10 +87,17 @@ export function writeCandidates({
     let status: JournalCandidateView['status'];
     let memoryId: string | null = null;
     let reviewId: string | null = null;
+    const prepared =
+      verdict.accepted && candidate.policy === 'direct' ? preparedDirect[direct++] : undefined;
+    const near = verdict.accepted ? nearestRelation(store, actor, candidate.content) : null;
     if (!verdict.accepted) {
       status = 'rejected';
+    } else if (near?.relation === 'equivalent') {
+      // Said before: the memory that says it is reinforced (a use), not written twice.
+      rehearseMemories(store.db, [near.rid], now);
+      memoryId = near.id;
+      status = 'duplicate';
     } else if (candidate.policy === 'direct') {
-      const prepared = preparedDirect[direct++];
       const inserted = insertMemories(store, prepared ? [prepared] : [], actor, {
         newId: () => newId(),
         now,
@@ -96,10 +106,25 @@ export function writeCandidates({
       created.push(...inserted.created);
       memoryId = r?.id ?? null;
       status = r?.duplicate ? 'duplicate' : 'written';
+      // Written as the person said it, beside what it contradicts (for them to settle).
+      if (memoryId && !r?.duplicate && near?.relation === 'conflicting') {
+        for (const to of near.ids) {
+          createLink(store, actor, { from: memoryId, to, type: 'contradicts', weight: 0.5 }, now);
+        }
+      }
     } else {
+      const conflicts =
+        near?.relation === 'conflicting'
+          ? near.ids.flatMap((id) => {
+              const m = stmt(store.db, 'SELECT id, title, content FROM memory WHERE id = ?').get(
+                id,
+              ) as { id: string; title: string; content: string } | undefined;
+              return m ? [m] : [];
+            })
+          : [];
       const draft: ProposalDraft = {
         kind: 'distill',
-        title: `From a ${format} session: ${candidate.title}`,
+        title: `From a ${format} session${conflicts.length ? ' (contradicts a memory)' : ''}: ${candidate.title}`,
         proposal: {
           title: candidate.title,
           content: candidate.content,
@@ -109,13 +134,22 @@ export function writeCandidates({
           ...(session ? { session } : {}),
           journal: journalId,
           extractor: candidate.extractor,
+          ...(conflicts.length ? { contradicts: conflicts.map((c) => c.id) } : {}),
         },
-        evidence: verdict.quotes.map((q) => ({
-          id: null,
-          title: `${q.class} · turn ${q.seq}, line ${q.line}`,
-          excerpt: q.quote.slice(0, 500),
-          note: candidate.extractor,
-        })),
+        evidence: [
+          ...verdict.quotes.map((q) => ({
+            id: null,
+            title: `${q.class} · turn ${q.seq}, line ${q.line}`,
+            excerpt: q.quote.slice(0, 500),
+            note: candidate.extractor,
+          })),
+          ...conflicts.map((c) => ({
+            id: c.id,
+            title: `Contradicts: ${c.title}`,
+            excerpt: c.content.slice(0, 500),
+            note: 'accepting links the two `contradicts`; neither is changed',
+          })),
+        ],
         diff: null,
         source: `journal:${format}`,
         fingerprint: createHash('sha256')

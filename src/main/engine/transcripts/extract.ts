@@ -7,7 +7,11 @@
 //     right after the agent spoke or acted);
 //   - error → remedy: a command that failed, then a later variant of it (the same program)
 //     that passed: the failing command, its first error line and the command that worked,
-//     each quoted from its ACT or TOOL turn.
+//     each quoted from its ACT or TOOL turn;
+//   - configuration values a tool printed: the settings of a configuration file the agent
+//     read (`cat config/app.toml` → "port = 8081"), and what a `--version` printed, each
+//     quoted from the TOOL output with the ACT that asked for it (never a turn with a
+//     credential, never a setting whose name says it is one).
 import type { MemoryKind } from '../../../shared/schemas';
 import type { EpisodeTurn } from './episode';
 
@@ -78,6 +82,68 @@ function errorLine(output: string): string | null {
   );
   const line = hit ?? lines[0];
   return line ? line.slice(0, 300) : null;
+}
+
+/** A command that reads one configuration file, and the file. */
+const READ_FILE = /^(?:cat|head|tail|less|more|bat)\s+(?:-\S+\s+)*(\S+)$/;
+const CONFIG_FILE =
+  /(?:^|\/)(?:\.env(?:\.[\w-]+)?|[\w.-]+\.(?:env|ini|toml|ya?ml|conf|cfg|properties)|\.npmrc|\.nvmrc|\.tool-versions)$/i;
+/** `name = value`, `name: value`, `NAME=value`: one scalar setting per line. */
+const SETTING =
+  /^([A-Za-z_][\w.-]{0,60})\s*[=:]\s*("[^"]{0,120}"|'[^']{0,120}'|[^\s#{[][^#]{0,120}?)\s*$/;
+const SECRET_NAME = /token|secret|passw|pwd|api[_-]?key|private|credential|auth/i;
+const VERSION_COMMAND = /^(\S+)\s+(?:--version|-v|-V|version)$/;
+const VERSION = /\bv?\d+\.\d+(?:\.\d+)?\b/;
+/** Settings of one file kept as one memory, at most. */
+const SETTINGS_MAX = 8;
+
+function configCandidates(
+  calls: readonly { act: ExtractTurn; output: ExtractTurn; command: string }[],
+): ExtractedCandidate[] {
+  const out: ExtractedCandidate[] = [];
+  for (const { output, command } of calls) {
+    if (output.exit !== 0) continue;
+    const cmd = command.trim();
+    const file = READ_FILE.exec(cmd)?.[1];
+    if (file && CONFIG_FILE.test(file)) {
+      const settings = output.text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => {
+          const m = SETTING.exec(l);
+          return m !== null && !SECRET_NAME.test(m[1] as string);
+        })
+        .slice(0, SETTINGS_MAX);
+      if (settings.length === 0) continue;
+      out.push({
+        extractor: 'config',
+        title: oneLine(`${file}: ${settings.join('; ')}`, 100),
+        content: `${file} sets ${settings.join('; ')}.`,
+        kind: 'semantic',
+        tags: ['distilled', 'config'],
+        quotes: [cmd, ...settings],
+        policy: 'review',
+      });
+      continue;
+    }
+    const program = VERSION_COMMAND.exec(cmd)?.[1];
+    const line = output.text
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => VERSION.test(l));
+    if (program && line && line.length <= 120) {
+      out.push({
+        extractor: 'config',
+        title: oneLine(`${program} version: ${line}`, 100),
+        content: `\`${cmd}\` prints "${line}".`,
+        kind: 'semantic',
+        tags: ['distilled', 'config'],
+        quotes: [cmd, line],
+        policy: 'review',
+      });
+    }
+  }
+  return out;
 }
 
 export function extractCandidates(turns: readonly ExtractTurn[]): ExtractedCandidate[] {
@@ -167,5 +233,6 @@ export function extractCandidates(turns: readonly ExtractTurn[]): ExtractedCandi
       policy: 'review',
     });
   });
+  for (const c of configCandidates(calls)) add(c);
   return out;
 }

@@ -3,6 +3,7 @@
 // quarantined turn are refused with their reasons; the agent's own prose passes only as
 // its judgement.
 import { describe, expect, it } from 'vitest';
+import { extractCandidates, type ExtractTurn } from './extract';
 import { gateCandidate, type GateTurn } from './gate';
 
 const turns: GateTurn[] = [
@@ -126,5 +127,51 @@ describe('gateCandidate', () => {
       accepted: false,
       reasons: ['it quotes nothing from the journal'],
     });
+  });
+});
+
+describe('configuration values stated by a tool', () => {
+  const turn = (
+    seq: number,
+    cls: ExtractTurn['class'],
+    text: string,
+    extra: Partial<ExtractTurn> = {},
+  ): ExtractTurn => ({
+    seq,
+    line: seq + 1,
+    class: cls,
+    text,
+    at: null,
+    tool: cls === 'ACT' ? 'shell' : null,
+    exit: null,
+    quarantined: false,
+    ...extra,
+  });
+  const run = (seq: number, command: string, out: string, exit = 0) => [
+    turn(seq, 'ACT', command, { command, callId: `c${seq}` }),
+    turn(seq + 1, 'TOOL', out, { callId: `c${seq}`, exit }),
+  ];
+
+  it('keeps the settings of a configuration file read, and a version printed, quoted from TOOL', () => {
+    const turns = [
+      ...run(0, 'cat .env.local', 'PORT=8081\nAPI_TOKEN=abc\n# note\nLOG_LEVEL=debug'),
+      ...run(2, 'python3 --version', 'Python 3.12.4'),
+    ];
+    const found = extractCandidates(turns).filter((c) => c.extractor === 'config');
+    expect(found.map((c) => c.content)).toEqual([
+      '.env.local sets PORT=8081; LOG_LEVEL=debug.',
+      '`python3 --version` prints "Python 3.12.4".',
+    ]);
+    for (const c of found) expect(gateCandidate(turns, c)).toMatchObject({ accepted: true });
+  });
+
+  it('leaves files that are not configuration, failed reads and quarantined output', () => {
+    const turns = [
+      ...run(0, 'cat notes.md', 'port = 1'),
+      ...run(2, 'cat app.toml', 'port = 2', 1),
+      ...run(4, 'cat app.yaml', 'port: 3'),
+    ];
+    turns[5]!.quarantined = true;
+    expect(extractCandidates(turns).filter((c) => c.extractor === 'config')).toEqual([]);
   });
 });

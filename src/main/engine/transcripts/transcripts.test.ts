@@ -259,6 +259,65 @@ describe('distillation at import', () => {
     expect(m.tags).toEqual(expect.arrayContaining(['distilled', 'error-remedy']));
   });
 
+  it('reinforces an equivalent memory, and links a conflicting one `contradicts` without changing it', async () => {
+    const { results } = await t.cli.call('memory.rememberMany', {
+      items: [
+        { content: 'From now on use pnpm, never npm' },
+        { content: 'The staging port for the billing service is 8080.' },
+        { content: 'The release train leaves on Thursdays at 9.' },
+      ],
+    });
+    const [pnpm, port, train] = results.map((r) => r.id);
+    const before = await t.cli.call('memory.get', { id: pnpm! });
+    const codex = await importOne(files.codex);
+    const j = await t.cli.call('journal.get', { id: codex.journal_id! });
+    expect(j.candidates.find((c) => c.extractor === 'instruction')).toMatchObject({
+      status: 'duplicate',
+      memory_id: pnpm,
+    });
+    expect((await t.cli.call('memory.get', { id: pnpm! })).access.count).toBe(
+      before.access.count + 1,
+    );
+
+    const file = join(tempDir('loci-transcripts-conflict-'), 'conflict.jsonl');
+    writeFileSync(
+      file,
+      [
+        {
+          role: 'user',
+          content: 'Remember that the staging port for the billing service is 8081.',
+        },
+        { role: 'assistant', content: 'Noted.' },
+        { role: 'user', content: 'We decided the release train leaves on Thursdays at 10.' },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    );
+    const r = await importOne(file);
+    expect(r.distilled).toMatchObject({ written: 1, proposed: 1 });
+    const jj = await t.cli.call('journal.get', { id: r.journal_id! });
+    const written = jj.candidates.find((c) => c.status === 'written')!;
+    const links = await t.cli.call('graph.neighbors', {
+      id: written.memory_id!,
+      types: ['contradicts'],
+    });
+    expect(links.edges.map((e) => [e.type, e.to])).toEqual([['contradicts', port]]);
+    expect((await t.cli.call('memory.get', { id: port! })).content).toBe(
+      'The staging port for the billing service is 8080.',
+    );
+    const item = (await t.cli.call('review.list', { kind: 'distill' })).items.find((i) =>
+      i.title.includes('release train'),
+    )!;
+    expect(item.title).toMatch(/\(contradicts a memory\)/);
+    expect(item.evidence.find((e) => e.id === train)?.title).toBe(
+      'Contradicts: The release train leaves on Thursdays at 9.',
+    );
+    const accepted = await t.cli.call('review.accept', { ids: [item.id] });
+    const made = accepted.results[0]!.result_ids[0]!;
+    const l2 = await t.cli.call('graph.neighbors', { id: made, types: ['contradicts'] });
+    expect(l2.edges.map((e) => [e.type, e.to])).toEqual([['contradicts', train]]);
+  });
+
   it('keeps what the gate refused, with the reason, beside the journal', async () => {
     const r = await importOne(files.claude);
     const j = await t.cli.call('journal.get', { id: r.journal_id! });
@@ -271,14 +330,14 @@ describe('distillation at import', () => {
   });
 });
 
-describe('the session corpus (ten sessions in each format)', () => {
+describe('the session corpus (eleven sessions in each format)', () => {
   it('imports every file with every line accounted for, and no secret reaches an agent', async () => {
     const written = writeScenarios(tempDir('loci-scenarios-'));
-    expect(written).toHaveLength(30);
+    expect(written).toHaveLength(33);
     const r = await t.cli.call('transcript.import', {
       paths: [join(written[0]!.path, '..', '..')],
     });
-    expect(r.totals).toEqual({ imported: 30, unchanged: 0, replaced: 0, failed: 0 });
+    expect(r.totals).toEqual({ imported: 33, unchanged: 0, replaced: 0, failed: 0 });
     for (const f of r.files) expect(accountedFor(f), f.path).toBe(f.lines);
     const secretTurns = r.files.reduce((n, f) => n + (f.accounting?.quarantined ?? 0), 0);
     expect(secretTurns).toBe(3);
