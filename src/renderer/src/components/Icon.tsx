@@ -14,6 +14,7 @@ const PATHS = {
   ingest: 'M12 4v11M7 10l5 5 5-5M4 17v3h16v-3',
   connect: 'M9 7V3M15 7V3M6 7h12v4a6 6 0 0 1-12 0zM12 17v4',
   activity: 'M4 6h16M4 12h10M4 18h13',
+  journals: 'M6 3h11a1 1 0 0 1 1 1v16a1 1 0 0 1-1 1H6zM6 3v18M9 7h6M9 11h6M9 15h4',
   quality: 'M4 20h16M6 16l4-5 3 3 6-8M15 6h4v4',
   settings:
     'M12 9a3 3 0 1 0 0 6 3 3 0 0 0 0-6zM12 3v3M12 18v3M3 12h3M18 12h3M5.6 5.6l2.1 2.1M16.3 16.3l2.1 2.1M5.6 18.4l2.1-2.1M16.3 7.7l2.1-2.1',

@@ -87,6 +87,16 @@ const dreams: ViewDefinition = {
   component: lazy(() => import('./DreamsView')),
 };
 
+const journals: ViewDefinition = {
+  id: 'journals',
+  label: 'Journals',
+  icon: 'journals',
+  path: '/journals',
+  description: 'Agent sessions turn by turn, and what was distilled from them with its evidence',
+  keywords: ['sessions', 'transcripts', 'distill', 'evidence', 'gate', 'hooks', 'claude', 'codex'],
+  component: lazy(() => import('./JournalsView')),
+};
+
 const activity: ViewDefinition = {
   id: 'activity',
   label: 'Activity',
@@ -154,6 +164,7 @@ export const VIEWS: readonly ViewDefinition[] = [
   atlas,
   ingest,
   dreams,
+  journals,
   activity,
   quality,
   connect,

@@ -1,6 +1,7 @@
 // The read-only facts of a memory: how strong it is now (activation, retrievability, the
 // FSRS schedule, appraisal), how it has been used (access history), and where it came
 // from (source, owner, trust, validity, evidence). Numbers carry a line on what they mean.
+import { routeHref } from '../../lib/router';
 import { useState } from 'react';
 import type { MemoryView } from '../../../../shared/api';
 import { Button } from '../../components/Button';
@@ -212,11 +213,25 @@ export function ProvenanceSection({
                 {e.class}
               </span>
               <blockquote>{e.quote}</blockquote>
-              {e.source ? <span className="muted mem-evidence-source">{e.source}</span> : null}
+              {e.source ? <EvidenceSource source={e.source} /> : null}
             </li>
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+/** Where a quote came from; a session's turn (`journal:<id>#<turn>`) opens in Journals. */
+function EvidenceSource({ source }: { source: string }) {
+  const m = /^journal:([0-9A-HJKMNP-TV-Z]{26})#(\d+)$/.exec(source);
+  if (!m) return <span className="muted mem-evidence-source">{source}</span>;
+  return (
+    <a
+      className="muted mem-evidence-source"
+      href={routeHref(`/journals/${m[1]}`, { turn: m[2] as string })}
+    >
+      Session turn {m[2]}
+    </a>
   );
 }
