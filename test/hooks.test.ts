@@ -69,6 +69,26 @@ describe('loci hook', () => {
     expect(none).toEqual({ stdout: '', code: 0 });
   });
 
+  it("speaks for Claude Code: its reads are in the read log, and another agent's private memory or a quarantined one never reaches it", async () => {
+    const cli = createInProcessClient(daemon.handlers, { actor: { kind: 'cli' } });
+    const cursor = createInProcessClient(daemon.handlers, {
+      actor: { kind: 'mcp', client: 'cursor', transport: 'stdio' },
+    });
+    await cursor.call('memory.remember', {
+      content: 'Cursor notes: the billing amounts rounding helper lives in money.ts.',
+      visibility: 'private',
+    });
+    const r = await runHook(
+      'prompt-submit',
+      JSON.stringify({ prompt: 'Where does the billing service round amounts in cents?' }),
+      env(),
+    );
+    const text = r.stdout ? parse(r.stdout).hookSpecificOutput.additionalContext : '';
+    expect(text).not.toContain('money.ts');
+    const access = await cli.call('audit.access', {});
+    expect(access.groups.map((g) => g.client)).toContain('mcp:claude-code');
+  });
+
   it('session-end and pre-compact: the transcript imported (and re-imported only when it grew)', async () => {
     const files = writeSessions(tempDir('loci-hook-sessions-'));
     const input = JSON.stringify({ transcript_path: files.claude, hook_event_name: 'SessionEnd' });

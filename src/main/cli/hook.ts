@@ -27,6 +27,9 @@ export const CLAUDE_HOOK_NAMES: Record<HookEvent, string> = {
   'session-end': 'SessionEnd',
 };
 
+/** The agent a hook speaks for (the hooks are Claude Code's). */
+export const HOOK_CLIENT = 'claude-code';
+
 /** How long each hook may take before it gives up (ms): a prompt must not wait. */
 export const HOOK_BUDGET_MS: Record<HookEvent, number> = {
   'session-start': 2000,
@@ -66,7 +69,10 @@ const oneLine = (s: string, max: number) => {
 export async function hookAnswer(
   event: HookEvent,
   input: HookInput,
+  /** The agent's: what the hook puts in its context is an agent's read. */
   client: LociClient,
+  /** The person's, who installed the hook: the transcript imports. */
+  person: LociClient = client,
 ): Promise<string> {
   switch (event) {
     case 'session-start': {
@@ -94,7 +100,7 @@ export async function hookAnswer(
     case 'pre-compact':
     case 'session-end':
       if (input.transcript_path) {
-        await client.call('transcript.import', { paths: [input.transcript_path] });
+        await person.call('transcript.import', { paths: [input.transcript_path] });
       }
       return '';
   }
@@ -120,11 +126,15 @@ export async function runHook(
   const dataDir = resolveDataDir({ env, platform: process.platform, home: homedir() });
   const owner = findOwner(dataDir);
   if (!owner) return quiet;
-  const client = createHttpClient(owner, 'cli', { timeoutMs: HOOK_BUDGET_MS[e] });
+  // What reaches the editor's context goes as Claude Code's read (shared memories and its
+  // own, never a quarantined one; in the read log); the import is the person's, who
+  // installed the hook.
+  const client = createHttpClient(owner, { agent: HOOK_CLIENT }, { timeoutMs: HOOK_BUDGET_MS[e] });
+  const person = createHttpClient(owner, 'cli', { timeoutMs: HOOK_BUDGET_MS[e] });
   let timer: NodeJS.Timeout | undefined;
   try {
     const stdout = await Promise.race([
-      hookAnswer(e, input, client),
+      hookAnswer(e, input, client, person),
       new Promise<string>((resolve) => {
         timer = setTimeout(() => resolve(''), HOOK_BUDGET_MS[e]);
       }),

@@ -62,7 +62,8 @@ function postJson(
 
 export function createHttpClient(
   owner: Pick<Owner, 'url' | 'token'>,
-  actor: 'cli' | 'ui' = 'cli',
+  /** `{ agent }`: an editor's hook speaking for its agent (an agent's rights and visibility). */
+  actor: 'cli' | 'ui' | { agent: string } = 'cli',
   /** Gives up on a call after this long (`unavailable`); none by default. */
   options: { timeoutMs?: number } = {},
 ): LociClient {
@@ -75,7 +76,9 @@ export function createHttpClient(
           {
             'content-type': 'application/json',
             authorization: `Bearer ${owner.token}`,
-            'x-loci-actor': actor,
+            ...(typeof actor === 'string'
+              ? { 'x-loci-actor': actor }
+              : { 'x-loci-actor': 'agent', 'x-loci-client': actor.agent }),
           },
           JSON.stringify(args ?? {}),
           options.timeoutMs,

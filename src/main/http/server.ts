@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
-import { DEFAULT_PORT } from '../../shared/api';
+import { DEFAULT_PORT, type Actor } from '../../shared/api';
 import { toErrorData, type ErrorCode } from '../../shared/errors';
 
 export { DEFAULT_PORT };
@@ -17,9 +17,29 @@ import { EVENT_NAMES } from '../../shared/events';
 import type { HandlerRegistry } from '../api';
 import type { Engine } from '../engine/engine';
 import { McpHttpSessions } from '../mcp/http';
-import { SERVER_VERSION } from '../mcp/server';
+import { normalizeClient, SERVER_VERSION } from '../mcp/server';
 import { checkHost, checkOrigin, checkToken, type SecurityPolicy } from './security';
 import { ClientLimiter, clientKey, MAX_IN_FLIGHT_PER_CLIENT } from './limits';
+
+/**
+ * Who calls /api: the CLI, the observatory, or an editor's hook speaking for its agent
+ * (`x-loci-actor: agent` with `x-loci-client: claude-code`): an agent's rights, its
+ * visibility and its reads in the read log, whoever holds the token.
+ */
+function actorOf(
+  kind: string | string[] | undefined,
+  client: string | string[] | undefined,
+): Actor {
+  if (kind === 'cli') return { kind: 'cli', transport: 'http' };
+  if (kind === 'agent') {
+    return {
+      kind: 'mcp',
+      client: normalizeClient(typeof client === 'string' ? client : undefined),
+      transport: 'hook',
+    };
+  }
+  return { kind: 'ui', transport: 'http' };
+}
 
 export const BODY_LIMIT = 1024 * 1024;
 /**
@@ -254,10 +274,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
           throw new HttpError(400, 'The method name in the path has bad percent-encoding.');
         }
         const body = (await readJson(req, bodyLimitFor(method, limits))) ?? {};
-        const actor =
-          req.headers['x-loci-actor'] === 'cli'
-            ? ({ kind: 'cli', transport: 'http' } as const)
-            : ({ kind: 'ui', transport: 'http' } as const);
+        const actor = actorOf(req.headers['x-loci-actor'], req.headers['x-loci-client']);
         try {
           const result = await handlers.dispatch(method, body, { actor });
           sendJson(res, 200, { result });
