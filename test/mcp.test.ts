@@ -62,6 +62,7 @@ describe('MCP tools', () => {
       'ingest_file',
       'import_transcript',
       'propose_memories',
+      'distill_session',
       'session_summary',
       'errors',
       'decisions',

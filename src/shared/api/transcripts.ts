@@ -86,7 +86,8 @@ export interface JournalTurnView {
 
 export interface JournalCandidateView {
   n: number;
-  /** Which extractor drew it: `instruction`, `correction`, `error-remedy`. */
+  /** Who drew it: an extractor (`instruction`, `correction`, `error-remedy`, `config`), the
+   * agent (`agent`), the client's model (`sampling`) or the configured one (`llm`). */
   extractor: string;
   content: string;
   /** Its quotes, where the gate found them (class, turn, line). */
