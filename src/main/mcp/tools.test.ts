@@ -6,19 +6,48 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { methods } from '../../shared/api';
-import { openTestEngine } from '../../../test/helpers/engine';
+import { openTestEngine, type TestEngine } from '../../../test/helpers/engine';
 import { buildMcpServer } from './server';
 import { toolDefinitions } from './tools';
 import { join } from 'node:path';
 import { tempDir } from '../../../test/helpers/engine';
 import { LEAKED_KEY, writeSessions } from '../../../test/fixtures/transcripts/sessions';
-import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  type ClientCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
 
 const withoutDescription = (schema: z.ZodType) => {
   const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
   delete json.description;
   return json;
 };
+
+/** A real SDK client on an in-memory link to a Loci MCP server over `t`'s handlers. */
+async function connectClient(
+  t: TestEngine,
+  name: string,
+  options: {
+    handlers?: TestEngine['handlers'];
+    capabilities?: ClientCapabilities;
+    before?: (client: Client) => void;
+  } = {},
+): Promise<Client> {
+  const server = buildMcpServer({
+    handlers: options.handlers ?? t.handlers,
+    activity: t.engine.activity,
+    transport: 'in-memory',
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client(
+    { name, version: '1.0.0' },
+    options.capabilities ? { capabilities: options.capabilities } : undefined,
+  );
+  options.before?.(client);
+  await client.connect(clientSide);
+  return client;
+}
 
 describe('MCP tool arguments', () => {
   it('lists, for every tool, fields of its contract method with the same types and limits', () => {
@@ -52,15 +81,7 @@ describe('MCP tool arguments', () => {
         dispatched++;
         return t.handlers.dispatch(method, args, ctx);
       };
-      const server = buildMcpServer({
-        handlers,
-        activity: t.engine.activity,
-        transport: 'in-memory',
-      });
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await server.connect(serverSide);
-      const client = new Client({ name: 'tools-test', version: '1.0.0' });
-      await client.connect(clientSide);
+      const client = await connectClient(t, 'tools-test', { handlers });
       const call = async (name: string, args: Record<string, unknown>) =>
         (await client.callTool({ name, arguments: args })) as {
           isError?: boolean;
@@ -94,15 +115,7 @@ describe('MCP tool arguments', () => {
     try {
       const files = writeSessions(tempDir('loci-mcp-distill-'));
       await t.cli.call('ingest.setFolders', { folders: [join(files.codex, '..')] });
-      const server = buildMcpServer({
-        handlers: t.handlers,
-        activity: t.engine.activity,
-        transport: 'in-memory',
-      });
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await server.connect(serverSide);
-      const client = new Client({ name: 'codex', version: '1.0.0' });
-      await client.connect(clientSide);
+      const client = await connectClient(t, 'codex');
       const imported = (await client.callTool({
         name: 'import_transcript',
         arguments: { paths: [files.codex] },
@@ -145,44 +158,36 @@ describe('MCP tool arguments', () => {
       const dir = tempDir('loci-mcp-sampling-');
       const files = writeSessions(dir);
       await t.cli.call('ingest.setFolders', { folders: [dir] });
-      const server = buildMcpServer({
-        handlers: t.handlers,
-        activity: t.engine.activity,
-        transport: 'in-memory',
-      });
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await server.connect(serverSide);
-      const client = new Client(
-        { name: 'vscode', version: '1.0.0' },
-        { capabilities: { sampling: {} } },
-      );
       const asked: { system: string; text: string; maxTokens: number }[] = [];
-      client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
-        const content = req.params.messages[0]!.content as { type: 'text'; text: string };
-        asked.push({
-          system: req.params.systemPrompt ?? '',
-          text: content.text,
-          maxTokens: req.params.maxTokens,
-        });
-        return {
-          model: 'client-model-1',
-          role: 'assistant',
-          content: {
-            type: 'text',
-            text: JSON.stringify({
-              memories: [
-                {
-                  content: 'The timetable is built with pnpm build.',
-                  quotes: ['pnpm build'],
-                  kind: 'procedural',
-                },
-                { content: 'The build takes 3 s.', quotes: ['date-fns is on 4.x'] },
-              ],
-            }),
-          },
-        };
+      const client = await connectClient(t, 'vscode', {
+        capabilities: { sampling: {} },
+        before: (c) =>
+          c.setRequestHandler(CreateMessageRequestSchema, async (req) => {
+            const content = req.params.messages[0]!.content as { type: 'text'; text: string };
+            asked.push({
+              system: req.params.systemPrompt ?? '',
+              text: content.text,
+              maxTokens: req.params.maxTokens,
+            });
+            return {
+              model: 'client-model-1',
+              role: 'assistant',
+              content: {
+                type: 'text',
+                text: JSON.stringify({
+                  memories: [
+                    {
+                      content: 'The timetable is built with pnpm build.',
+                      quotes: ['pnpm build'],
+                      kind: 'procedural',
+                    },
+                    { content: 'The build takes 3 s.', quotes: ['date-fns is on 4.x'] },
+                  ],
+                }),
+              },
+            };
+          }),
       });
-      await client.connect(clientSide);
       const imported = (await client.callTool({
         name: 'import_transcript',
         arguments: { paths: [files.codex, files.claude] },
@@ -231,15 +236,7 @@ describe('MCP tool arguments', () => {
     try {
       const files = writeSessions(tempDir('loci-mcp-nomodel-'));
       await t.cli.call('ingest.setFolders', { folders: [join(files.codex, '..')] });
-      const server = buildMcpServer({
-        handlers: t.handlers,
-        activity: t.engine.activity,
-        transport: 'in-memory',
-      });
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await server.connect(serverSide);
-      const client = new Client({ name: 'zed', version: '1.0.0' });
-      await client.connect(clientSide);
+      const client = await connectClient(t, 'zed');
       const imported = (await client.callTool({
         name: 'import_transcript',
         arguments: { paths: [files.codex] },
@@ -265,15 +262,7 @@ describe('MCP tool arguments', () => {
       await t.cli.call('review.accept', {
         ids: (await t.cli.call('review.list', { kind: 'distill' })).items.map((i) => i.id),
       });
-      const server = buildMcpServer({
-        handlers: t.handlers,
-        activity: t.engine.activity,
-        transport: 'in-memory',
-      });
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await server.connect(serverSide);
-      const client = new Client({ name: 'claude-code', version: '1.0.0' });
-      await client.connect(clientSide);
+      const client = await connectClient(t, 'claude-code');
       const text = async (name: string, args: Record<string, unknown>) =>
         ((await client.callTool({ name, arguments: args })).content as { text: string }[])[0]!.text;
       const summary = await text('session_summary', { project: '/home/ada/code/ferry-app' });
