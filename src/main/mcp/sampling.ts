@@ -31,6 +31,7 @@ export async function sampleJournal(
       offset: offset ?? 0,
       audience: 'model',
     });
+    if (w.total === 0) break; // a journal with no turns: nothing to ask about
     const most = maxWindows ?? w.max_windows;
     if (windows >= most) {
       problems.push(

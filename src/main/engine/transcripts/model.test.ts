@@ -88,6 +88,17 @@ describe('distillation by a configured language model', () => {
     expect(audit.entries.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('asks nothing about a session with no turns', async () => {
+    model = await startChatModel(() => '[]');
+    await open({ url: model.url, model: 'm' });
+    const file = join(tempDir('loci-distill-empty-'), 'empty.jsonl');
+    writeFileSync(file, `${JSON.stringify({ role: 'system', content: 'You are an agent.' })}\n`);
+    const [f] = (await t!.cli.call('transcript.import', { paths: [file] })).files;
+    expect(f!.status).toBe('imported');
+    expect(f!.model).toMatchObject({ windows: 0, turns_covered: 0, problems: [] });
+    expect(model.requests).toHaveLength(0);
+  });
+
   it('reports a model that is down and keeps the import', async () => {
     model = await startChatModel(() => '[]');
     const url = model.url;

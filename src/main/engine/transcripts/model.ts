@@ -80,6 +80,7 @@ export async function distillWithModel(
       cfg,
       actor,
     );
+    if (w.total === 0) break; // a journal with no turns: nothing to ask about
     planned = Math.min(most, Math.ceil(w.total / cfg.window_turns));
     progress(false);
     let reply: string;
