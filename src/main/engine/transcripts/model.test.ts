@@ -181,6 +181,9 @@ describe("reading a model's answer", () => {
     expect(readReply(JSON.stringify({ memories: [GOOD] })).candidates).toHaveLength(1);
     expect(readReply(`Sure!\n${JSON.stringify([GOOD, GOOD])}\nDone.`).candidates).toHaveLength(2);
     expect(readReply('```json\n{"memories": []}\n```')).toEqual({ candidates: [], problems: [] });
+    expect(
+      readReply(`${JSON.stringify({ memories: [GOOD] })}\nNote: quotes are exact [1].`).candidates,
+    ).toHaveLength(1);
   });
 
   it('names what it cannot read', () => {

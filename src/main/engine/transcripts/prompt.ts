@@ -58,6 +58,26 @@ const ReplySchema = z.union([z.object({ memories: z.array(z.unknown()) }), z.arr
 
 export type ProposedMemory = z.output<typeof ProposedMemorySchema>;
 
+/** Closing brackets tried, from the last, when prose follows the JSON. */
+const ENDS_TRIED = 50;
+
+/** The JSON value that starts at the first bracket, with whatever prose follows it cut. */
+function firstJson(text: string): unknown {
+  const start = text.search(/[[{]/);
+  if (start < 0) return undefined;
+  let end = text.length;
+  for (let tries = 0; tries < ENDS_TRIED; tries++) {
+    end = Math.max(text.lastIndexOf('}', end - 1), text.lastIndexOf(']', end - 1));
+    if (end <= start) return undefined;
+    try {
+      return JSON.parse(text.slice(start, end + 1)) as unknown;
+    } catch {
+      // prose after the value: try the closing bracket before
+    }
+  }
+  return undefined;
+}
+
 /**
  * The candidates in a model's answer: the first JSON value in it (fenced or not), a
  * `{memories: [...]}` object or a bare list. What cannot be read is a problem named, not
@@ -67,14 +87,8 @@ export function readReply(reply: string): { candidates: ProposedMemory[]; proble
   const problems: string[] = [];
   const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(reply)?.[1];
   const text = (fenced ?? reply).trim();
-  const start = text.search(/[[{]/);
-  let value: unknown;
-  try {
-    if (start < 0) throw new Error('no JSON');
-    value = JSON.parse(
-      text.slice(start, Math.max(text.lastIndexOf('}'), text.lastIndexOf(']')) + 1),
-    );
-  } catch {
+  const value = firstJson(text);
+  if (value === undefined) {
     return {
       candidates: [],
       problems: [
