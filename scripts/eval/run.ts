@@ -20,6 +20,7 @@ import { resolve } from 'node:path';
 import { readConversationSet } from './conversations/dataset';
 import { fitConfidence } from './conversations/fit';
 import { byCategory, summarize } from './conversations/report';
+import { printContradictions, runContradictions } from './contradictions';
 import { runConversationSuite, RECALL_LIMIT, type SystemRun } from './conversations/suite';
 import { runDevteam } from './devteam';
 import { printDistill, runDistill } from './distill';
@@ -32,8 +33,10 @@ const arg = (name: string) => {
 const args = (name: string) =>
   argv.flatMap((a, i) => (a === name && argv[i + 1] ? [argv[i + 1] as string] : []));
 const suite = arg('--suite') ?? 'all';
-if (!['all', 'devteam', 'conversations', 'distill'].includes(suite)) {
-  console.error(`eval: --suite is devteam, conversations, distill or all, not "${suite}"`);
+if (!['all', 'devteam', 'conversations', 'distill', 'contradictions'].includes(suite)) {
+  console.error(
+    `eval: --suite is devteam, conversations, distill, contradictions or all, not "${suite}"`,
+  );
   process.exit(2);
 }
 
@@ -58,6 +61,14 @@ if (suite === 'all' || suite === 'distill') {
   const distill = await runDistill();
   printDistill(distill);
   report.distill = distill;
+  console.log('');
+}
+
+if (suite === 'all' || suite === 'contradictions') {
+  console.log('## contradictions\n');
+  const contradictions = runContradictions();
+  printContradictions(contradictions);
+  report.contradictions = contradictions;
   console.log('');
 }
 
