@@ -118,6 +118,13 @@ export function formatRecall(c: Colors, r: RecallResult): string {
   if (r.timings.embed_ms !== undefined) notes.push(`query embedding ${r.timings.embed_ms} ms`);
   if (r.omitted > 0) notes.push(`${r.omitted} omitted for max_tokens`);
   lines.push(c.dim(notes.join('  ·  ')));
+  if (r.hidden_versions) {
+    lines.push(
+      c.yellow(
+        `${r.hidden_versions} older version${r.hidden_versions === 1 ? '' : 's'} hidden: a newer memory supersedes ${r.hidden_versions === 1 ? 'it' : 'them'} (--history shows ${r.hidden_versions === 1 ? 'it' : 'them'}).`,
+      ),
+    );
+  }
   for (const d of r.degraded) lines.push(c.dim(`note: ${d}`));
   return `${lines.join('\n')}\n`;
 }

@@ -254,6 +254,36 @@ describe('MCP tool arguments', () => {
     }
   });
 
+  it('says when recall hid an older version, and shows it with history', async () => {
+    const t = await openTestEngine();
+    try {
+      const { results } = await t.cli.call('memory.rememberMany', {
+        items: [
+          { content: 'Billing runs on port 8080.' },
+          { content: 'Billing moved to port 8081.' },
+        ],
+      });
+      const [old, current] = results.map((r) => r.id);
+      await t.cli.call('link.create', { from: current!, to: old!, type: 'supersedes' });
+      const client = await connectClient(t, 'cursor');
+      const text = async (args: Record<string, unknown>) =>
+        (
+          (await client.callTool({ name: 'recall', arguments: args })).content as {
+            text: string;
+          }[]
+        )[0]!.text;
+      expect(await text({ query: 'billing port 8080' })).toMatch(
+        /1 older version hidden \(history: true shows it\)/,
+      );
+      expect(await text({ query: 'billing port 8080', history: true })).toContain(
+        'Billing runs on port 8080.',
+      );
+      await client.close();
+    } finally {
+      await t.close();
+    }
+  });
+
   it('answers session_summary, errors and decisions from what sessions left', async () => {
     const t = await openTestEngine();
     try {

@@ -13,8 +13,11 @@ type Recall = MethodResult<'memory.recall'>;
 
 function renderRecall(r: Recall): string {
   const sure = `confidence ${r.confidence.level} (${r.confidence.value.toFixed(2)}: ${r.confidence.basis})`;
+  const hidden = r.hidden_versions
+    ? `${r.hidden_versions} older version${r.hidden_versions === 1 ? '' : 's'} hidden (history: true shows ${r.hidden_versions === 1 ? 'it' : 'them'})`
+    : '';
   if (r.abstained) {
-    return `Nothing relevant in memory (${r.how}${r.semantic === 'off' ? ', semantic: off' : ''}; ${sure}).${r.degraded.length ? `\nNotes: ${r.degraded.join(' | ')}` : ''}`;
+    return `Nothing relevant in memory (${r.how}${r.semantic === 'off' ? ', semantic: off' : ''}; ${sure}).${hidden ? ` ${hidden}.` : ''}${r.degraded.length ? `\nNotes: ${r.degraded.join(' | ')}` : ''}`;
   }
   const lines = r.results.map((h, i) => {
     const said = [
@@ -40,6 +43,7 @@ function renderRecall(r: Recall): string {
         ]
       : []),
     ...(r.omitted ? [`${r.omitted} more left out for max_tokens`] : []),
+    ...(hidden ? [hidden] : []),
   ];
   return `${lines.join('\n\n')}\n\n(${notes.join('; ')})${r.degraded.length ? `\nNotes: ${r.degraded.join(' | ')}` : ''}`;
 }
@@ -108,6 +112,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
           'kinds',
           'tags',
           'as_of',
+          'history',
           'session',
           'speaker',
           'occurred_after',
@@ -120,6 +125,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
           limit: 'At most this many results (default 10).',
           tags: 'Only memories with all of these tags.',
           as_of: 'Only facts valid at this time (ISO 8601).',
+          history: 'Also older versions that a newer memory supersedes (hidden by default).',
           session: 'Only memories of this session.',
           speaker: 'Only memories said by this speaker.',
           occurred_after: 'Only memories that happened at or after this time (ISO 8601).',
@@ -137,6 +143,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
           semantic: r.semantic,
           degraded: r.degraded,
           omitted: r.omitted,
+          ...(r.hidden_versions ? { hidden_versions: r.hidden_versions } : {}),
           results: r.results.map((h) => ({
             id: h.id,
             title: h.title,

@@ -146,6 +146,12 @@ export interface RecallResult {
   near_misses?: RecallHit[];
   /** Results left out to honour `max_tokens` (never dropped silently). */
   omitted: number;
+  /**
+   * Older versions left out: memories superseded by a live one that match the query or
+   * were replaced by a result (ask with `history`, or `as_of` a past time, to see them).
+   * Absent when none.
+   */
+  hidden_versions?: number;
   tokens: { used: number; max: number | null };
   /** Milliseconds per stage; `embed_ms` (query inference) is reported apart from `total_ms`. */
   timings: Record<string, number>;

@@ -114,11 +114,17 @@ describe('the recall pipeline', () => {
     await t.cli.call('link.create', { from: current, to: old, type: 'supersedes' });
     const now = await t.cli.call('memory.recall', { query: 'staging database postgres' });
     expect(now.results.map((h) => h.id)).toEqual([current]);
+    // …and says what it left out, also when only the old wording matches.
+    expect(now.hidden_versions).toBe(1);
+    const oldWords = await t.cli.call('memory.recall', { query: 'postgres 14' });
+    expect(oldWords.results.map((h) => h.id)).not.toContain(old);
+    expect(oldWords.hidden_versions).toBe(1);
     const history = await t.cli.call('memory.recall', {
       query: 'staging database postgres',
       history: true,
     });
     expect(history.results.map((h) => h.id).sort()).toEqual([old, current].sort());
+    expect(history.hidden_versions).toBeUndefined();
     const past = await t.cli.call('memory.recall', {
       query: 'staging database postgres',
       as_of: '2026-01-15T00:00:00Z',

@@ -168,6 +168,33 @@ export class RecallRun {
     }));
   }
 
+  /**
+   * Older versions the answer leaves out: memories superseded by a live one (hidden
+   * unless `history` or `as_of` is asked for) that hold every searchable word of the query
+   * or were replaced by a memory in the answer — so that "nothing found" is never said
+   * of what was only superseded.
+   */
+  private hiddenVersions(resultIds: readonly string[]): number {
+    if (this.args.history || this.args.as_of) return 0;
+    const words = this.units.filter((u) => !u.stopword);
+    const match = (words.length ? words : this.units).map((u) => `(${u.expr})`).join(' AND ');
+    if (!match && resultIds.length === 0) return 0;
+    const all = recallFilter({ ...this.args, history: true }, this.ctx.actor);
+    const marks = resultIds.map(() => '?').join(', ');
+    const which = [
+      ...(resultIds.length ? [`sm.id IN (${marks})`] : []),
+      ...(match ? ['m.rid IN (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?)'] : []),
+    ].join(' OR ');
+    const row = stmt(
+      this.db,
+      `SELECT COUNT(DISTINCT m.rid) AS n FROM memory m
+         JOIN link sl ON sl.dst = m.rid AND sl.type = 'supersedes'
+         JOIN memory sm ON sm.rid = sl.src AND sm.deleted_at IS NULL
+        WHERE ${all.sql} AND (${which})`,
+    ).get(...all.params, ...resultIds, ...(match ? [match] : [])) as { n: number };
+    return row.n;
+  }
+
   /** The answer, with the timings, what was degraded and (with `explain`) the trace. */
   finish(
     result: Omit<RecallResult, 'store' | 'semantic' | 'timings' | 'degraded' | 'trace'>,
@@ -175,10 +202,12 @@ export class RecallRun {
   ): RecallResult {
     this.timings.total_ms = round(performance.now() - this.started - this.embedMs);
     if (this.embedMs > 0) this.timings.embed_ms = round(this.embedMs);
+    const hidden = this.hiddenVersions(result.results.map((h) => h.id));
     const out: RecallResult = {
       store: this.ctx.store.name,
       semantic: this.ctx.semantic ? 'on' : 'off',
       ...result,
+      ...(hidden > 0 ? { hidden_versions: hidden } : {}),
       degraded: [...this.degraded, ...extra],
       timings: this.timings,
     };

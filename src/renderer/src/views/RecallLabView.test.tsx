@@ -274,6 +274,14 @@ describe('RecallLabView', () => {
     expect(within(board).getByRole('region', { name: 'Budget: not reached' })).toBeTruthy();
   });
 
+  it('says when older versions were hidden, also when it abstained', async () => {
+    setup({ 'memory.recall': () => ({ ...abstainedRecall(), hidden_versions: 1 }) });
+    await runQuery('billing port 8080');
+    expect((await screen.findByRole('note')).textContent).toMatch(
+      /1 older version hidden: a newer memory supersedes it/,
+    );
+  });
+
   it('passes the options, as_client included, and offers known clients', async () => {
     const client = setup();
     const user = userEvent.setup();

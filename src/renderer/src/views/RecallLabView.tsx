@@ -83,6 +83,7 @@ function Results({
         <p className="muted">
           An agent gets an explicit “nothing relevant in memory” rather than the least bad guess.
         </p>
+        <HiddenVersions result={result} />
         {misses.length ? (
           <>
             <h3 className="rl-subtitle">Near misses (not returned)</h3>
@@ -112,7 +113,21 @@ function Results({
           max_tokens.
         </p>
       ) : null}
+      <HiddenVersions result={result} />
     </section>
+  );
+}
+
+/** Older versions the answer left out because a newer memory supersedes them. */
+function HiddenVersions({ result }: { result: RecallResult }) {
+  const n = result.hidden_versions ?? 0;
+  if (!n) return null;
+  return (
+    <p className="card-note" role="note">
+      {n} older version{n === 1 ? '' : 's'} hidden: a newer memory supersedes{' '}
+      {n === 1 ? 'it' : 'them'} (an agent sees the same note; ask with history to include{' '}
+      {n === 1 ? 'it' : 'them'}).
+    </p>
   );
 }
 
