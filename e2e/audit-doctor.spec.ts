@@ -8,10 +8,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { poll } from './harness/poll';
 import type { E2EContext } from './harness/types';
+import { dismissToasts } from './harness/toasts';
 
 async function tidy(t: E2EContext) {
-  const dismiss = t.page.getByRole('button', { name: 'Dismiss notification' });
-  while ((await dismiss.count()) > 0) await dismiss.first().click();
+  await dismissToasts(t.page);
   await t.page.mouse.move(0, 0);
   await t.page.evaluate(() => {
     (document.activeElement as HTMLElement | null)?.blur();

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { poll } from './harness/poll';
 import type { E2EContext } from './harness/types';
+import { dismissToasts } from './harness/toasts';
 
 const STORE = 'dreams-e2e';
 
@@ -56,8 +57,7 @@ export async function dreamsDryRunThenACycleThenAcceptAProposal(t: E2EContext) {
     .waitFor();
   await t.checkA11y('Dreams');
   // The toasts of the two runs would cover the inbox in the screenshot.
-  const dismiss = page.getByRole('button', { name: 'Dismiss notification' });
-  while ((await dismiss.count()) > 0) await dismiss.first().click();
+  await dismissToasts(page);
   await t.screenshot('dreams');
 
   await item.getByRole('button', { name: 'Accept', exact: true }).click();

@@ -11,6 +11,7 @@ import { basename, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expectText, poll } from './harness/poll';
 import type { E2EContext } from './harness/types';
+import { dismissToasts } from './harness/toasts';
 
 const MARKDOWN = `---
 title: Deploy runbook
@@ -47,8 +48,7 @@ function tempFolder(): string {
 
 /** For the documentation's screenshot: no toasts, no focus ring, the view from its top. */
 async function tidy(page: Page) {
-  const dismiss = page.getByRole('button', { name: 'Dismiss notification' });
-  while ((await dismiss.count()) > 0) await dismiss.first().click();
+  await dismissToasts(page);
   await page.mouse.move(0, 0);
   await page.evaluate(() => {
     (document.activeElement as HTMLElement | null)?.blur();

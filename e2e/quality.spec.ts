@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { poll } from './harness/poll';
 import type { E2EContext } from './harness/types';
+import { dismissToasts } from './harness/toasts';
 
 export async function qualityLabMarksARecallInActivityAndRunsIt(t: E2EContext) {
   const name = `e2e-quality-${process.pid}`;
@@ -85,8 +86,7 @@ export async function qualityLabMarksARecallInActivityAndRunsIt(t: E2EContext) {
     await t.page.getByRole('img', { name: /^nDCG@10 over \d+ runs?; latest \d\.\d{3}/ }).waitFor();
     await t.page.getByTestId('quality-runs').getByText('store configuration').first().waitFor();
     // The toasts of the marks and the run would cover the view in the screenshot.
-    const dismiss = t.page.getByRole('button', { name: 'Dismiss notification' });
-    while ((await dismiss.count()) > 0) await dismiss.first().click();
+    await dismissToasts(t.page);
     await t.checkA11y('Quality');
     await t.screenshot('quality');
   } finally {
