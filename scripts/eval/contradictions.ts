@@ -4,19 +4,10 @@
 // (contradicting or updating) — precision and recall with 95 % Wilson intervals — telling
 // an update from a contradiction among the conflicts found, and the four-way confusion.
 import { comparePair, type PairRelation } from '../../src/main/engine/conflicts/detect';
+import { wilsonInterval as wilson } from '../../src/main/engine/memory/procedures';
 import { CONTRADICTION_PAIRS } from '../../test/fixtures/contradictions';
 
 const RELATIONS: PairRelation[] = ['contradicting', 'updating', 'compatible', 'unrelated'];
-
-/** 95 % Wilson score interval of a proportion. */
-export function wilson(successes: number, trials: number, z = 1.96): [number, number] {
-  if (trials === 0) return [0, 1];
-  const p = successes / trials;
-  const d = 1 + (z * z) / trials;
-  const centre = (p + (z * z) / (2 * trials)) / d;
-  const half = (z * Math.sqrt((p * (1 - p)) / trials + (z * z) / (4 * trials * trials))) / d;
-  return [Math.max(0, centre - half), Math.min(1, centre + half)];
-}
 
 export interface ContradictionsReport {
   pairs: number;

@@ -18,6 +18,16 @@ export function wilsonLower(successes: number, trials: number, z = 1.96): number
   return Math.max(0, (centre - margin) / (1 + z2 / trials));
 }
 
+/** The whole Wilson score interval (z = 1.96): [0, 1] with no trials. */
+export function wilsonInterval(successes: number, trials: number, z = 1.96): [number, number] {
+  if (trials === 0) return [0, 1];
+  const p = successes / trials;
+  const z2 = z * z;
+  const centre = p + z2 / (2 * trials);
+  const margin = z * Math.sqrt((p * (1 - p) + z2 / (4 * trials)) / trials);
+  return [wilsonLower(successes, trials, z), Math.min(1, (centre + margin) / (1 + z2 / trials))];
+}
+
 export function outcomes(
   store: OpenStore,
   rid: number,
