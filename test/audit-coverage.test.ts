@@ -55,6 +55,8 @@ const READS: MethodName[] = [
   'journal.list',
   'journal.get',
   'journal.window',
+  'conflict.list',
+  'memory.verify',
 ];
 
 /**
@@ -83,6 +85,8 @@ const OUTSIDE_THE_CHAIN: Partial<Record<MethodName, string>> = {
   'eval.mark': 'quality-lab bookkeeping (which memories a query should return), not memories',
   'eval.remove': 'quality-lab bookkeeping, not memories',
   'eval.run': 'replays marked queries without rehearsal and keeps the scores',
+  'conflict.scan':
+    'compares memories; each conflict it finds is audited as conflict.detect (engine/conflicts/conflicts.test.ts checks)',
 };
 
 let t: TestEngine;
@@ -196,7 +200,36 @@ async function proposeMerge(): Promise<void> {
 const fresh = async () =>
   (await t.cli.call('memory.remember', { content: `Coverage memory ${++n} ${Math.random()}` })).id;
 
+/** Two memories that contradict each other, written by the person; the conflict's id. */
+const conflicting = async () => {
+  const port = 1000 + ++n;
+  await t.cli.call('memory.remember', {
+    content: `Coverage service ${n}x listens on port ${port}.`,
+  });
+  const r = await t.cli.call('memory.remember', {
+    content: `Coverage service ${n}x listens on port ${port + 1}.`,
+  });
+  return r.conflicts![0]!.conflict;
+};
+
 const WRITES: Partial<Record<MethodName, Scenario>> = {
+  'conflict.resolve': {
+    actions: ['conflict.resolve', 'memory.update'],
+    run: async (c) => {
+      const id = await conflicting();
+      await newEntries();
+      return c.call('conflict.resolve', { ids: [id], resolution: 'supersede' });
+    },
+  },
+  'conflict.reopen': {
+    actions: ['conflict.reopen'],
+    run: async (c) => {
+      const id = await conflicting();
+      await t.cli.call('conflict.resolve', { ids: [id], resolution: 'dismiss' });
+      await newEntries();
+      return c.call('conflict.reopen', { id });
+    },
+  },
   'memory.remember': {
     actions: ['memory.create'],
     run: (c) => c.call('memory.remember', { content: `Remembered ${++n} for coverage` }),

@@ -21,6 +21,7 @@ import { readConversationSet } from './conversations/dataset';
 import { fitConfidence } from './conversations/fit';
 import { byCategory, summarize } from './conversations/report';
 import { printContradictions, runContradictions } from './contradictions';
+import { printVerify, runVerify } from './verify';
 import { runConversationSuite, RECALL_LIMIT, type SystemRun } from './conversations/suite';
 import { runDevteam } from './devteam';
 import { printDistill, runDistill } from './distill';
@@ -33,9 +34,9 @@ const arg = (name: string) => {
 const args = (name: string) =>
   argv.flatMap((a, i) => (a === name && argv[i + 1] ? [argv[i + 1] as string] : []));
 const suite = arg('--suite') ?? 'all';
-if (!['all', 'devteam', 'conversations', 'distill', 'contradictions'].includes(suite)) {
+if (!['all', 'devteam', 'conversations', 'distill', 'contradictions', 'verify'].includes(suite)) {
   console.error(
-    `eval: --suite is devteam, conversations, distill, contradictions or all, not "${suite}"`,
+    `eval: --suite is devteam, conversations, distill, contradictions, verify or all, not "${suite}"`,
   );
   process.exit(2);
 }
@@ -69,6 +70,14 @@ if (suite === 'all' || suite === 'contradictions') {
   const contradictions = runContradictions();
   printContradictions(contradictions);
   report.contradictions = contradictions;
+  console.log('');
+}
+
+if (suite === 'all' || suite === 'verify') {
+  console.log('## verify\n');
+  const verify = await runVerify(modelPath);
+  printVerify(verify);
+  report.verify = verify;
   console.log('');
 }
 

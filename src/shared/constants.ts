@@ -80,6 +80,7 @@ export const DREAM_PHASES = [
   'affect',
   'decay',
   'recombine',
+  'contradict',
   'merge',
   'compete',
   'retention',
@@ -88,6 +89,19 @@ export const DREAM_PHASES = [
 export const REVIEW_KINDS = ['schema', 'merge', 'link', 'refine', 'distill'] as const;
 
 export const REVIEW_STATES = ['pending', 'accepted', 'rejected'] as const;
+
+/**
+ * A contradiction candidate's life: `open` until someone decides; `superseded` (one
+ * replaces the other from a time on), `scoped` (both hold, each in its context) or
+ * `dismissed` (not a conflict). A decision can be undone: the candidate is open again.
+ */
+export const CONFLICT_STATES = ['open', 'superseded', 'scoped', 'dismissed'] as const;
+
+/** What a person or an agent decides about a contradiction candidate. */
+export const CONFLICT_RESOLUTIONS = ['supersede', 'scope', 'dismiss'] as const;
+
+/** What `verify` answers about a claim. */
+export const VERIFY_VERDICTS = ['supported', 'contradicted', 'unknown'] as const;
 
 /** Limits that are part of the public contract. */
 export const LIMITS = {
@@ -124,6 +138,10 @@ export const LIMITS = {
   turnMaxChars: 32 * 1024,
   /** Turns one journal may hold; past it the rest of the file is reported, not kept. */
   journalMaxTurns: 200_000,
+  /** Contradiction candidates one conflict.resolve call may decide. */
+  conflictsResolveMax: 500,
+  /** A context label given when two memories are true in different contexts. */
+  contextMaxChars: 60,
 } as const;
 
 /** A path inside an upload: relative, "/"-separated, no "..", no empty or hidden tricks. */

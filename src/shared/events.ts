@@ -102,6 +102,21 @@ export interface EventMap {
     total: number;
     done: boolean;
   };
+  /** Contradiction candidates found, decided or reopened. */
+  'conflict.changed': {
+    store: string;
+    ids: string[];
+    change: 'detected' | 'resolved' | 'reopened';
+    actor: string;
+  };
+  /** A scan of the backlog for contradictions (conflict.scan): memories compared so far. */
+  'conflict.progressed': {
+    store: string;
+    done: number;
+    total: number;
+    found: number;
+    finished: boolean;
+  };
   /** A language model distilling a journal: windows asked about so far, of those planned. */
   'journal.distill.progressed': {
     store: string;
@@ -133,5 +148,7 @@ export const EVENT_NAMES: EventName[] = [
   'review.changed',
   'eval.changed',
   'transcript.progressed',
+  'conflict.changed',
+  'conflict.progressed',
   'journal.distill.progressed',
 ];

@@ -19,6 +19,9 @@ export {
   REVIEW_STATES,
   LIMITS,
   TRANSCRIPT_FORMATS,
+  CONFLICT_STATES,
+  CONFLICT_RESOLUTIONS,
+  VERIFY_VERDICTS,
 } from './constants';
 export * from './schemas/common';
 export * from './schemas/memory';
@@ -26,3 +29,4 @@ export * from './schemas/ingest';
 export * from './schemas/audit';
 export * from './schemas/dream';
 export * from './schemas/transcripts';
+export * from './schemas/conflicts';

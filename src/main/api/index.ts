@@ -10,6 +10,7 @@ import type {
 } from '../../shared/api';
 import type { Engine } from '../engine/engine';
 import { registerAuditHandlers } from './audit';
+import { registerConflictHandlers } from './conflicts';
 import { registerDoctorHandlers } from './doctor';
 import { registerDreamHandlers } from './dream';
 import { registerEvalHandlers } from './eval';
@@ -43,6 +44,7 @@ export function createHandlers(engine: Engine): HandlerRegistry {
   registerDreamHandlers(registry, engine);
   registerEvalHandlers(registry, engine);
   registerTranscriptHandlers(registry, engine);
+  registerConflictHandlers(registry, engine);
   registry.assertComplete();
   return registry;
 }

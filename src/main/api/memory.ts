@@ -14,7 +14,8 @@ import {
   updateMemory,
 } from '../engine/memory/mutate';
 import { rankProcedures, recordOutcome } from '../engine/memory/procedures';
-import { getMemory, history, listMemories, loadRow } from '../engine/memory/read';
+import { fullHistory } from '../engine/conflicts/history';
+import { getMemory, listMemories, loadRow } from '../engine/memory/read';
 import { insertMemories, prepareMemories, type RememberItem } from '../engine/memory/remember';
 import { bootstrapContext, memoryMap, timeline } from '../engine/memory/views';
 import { loadTokenCounter } from '../engine/recall/budget';
@@ -33,8 +34,14 @@ async function rememberItems(
     newId: () => engine.newId(),
     now: engine.now(),
   });
-  if (created.length > 0) await engine.created(store, created, actor);
-  return { results };
+  if (created.length === 0) return { results };
+  const marks = await engine.created(store, created, actor);
+  return {
+    results: results.map((r) => {
+      const conflicts = marks.get(r.id);
+      return conflicts && !r.duplicate ? { ...r, conflicts } : r;
+    }),
+  };
 }
 
 export function registerMemoryHandlers(registry: HandlerRegistry, engine: Engine): void {
@@ -56,7 +63,7 @@ export function registerMemoryHandlers(registry: HandlerRegistry, engine: Engine
     listMemories(await engine.store(args.store), actor, args, engine.now()),
   );
   registry.register('memory.history', async (args, { actor }) =>
-    history(await engine.store(args.store), actor, args.id),
+    fullHistory(await engine.store(args.store), actor, args.id, engine.now()),
   );
 
   registry.register('memory.update', async (args, { actor }) => {

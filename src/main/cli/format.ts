@@ -59,7 +59,10 @@ export function formatRemember(c: Colors, r: RememberResult): string {
   const q = r.quarantined
     ? `\n${c.yellow('Quarantined:')} it looks like it holds a credential, so agents will not see it until you run \`loci promote ${r.id}\`.`
     : '';
-  return `${c.green('Remembered')} ${r.id}${q}\n`;
+  const conflicts = r.conflicts?.length
+    ? `\n${c.yellow('Seems to contradict')} ${r.conflicts.map((m) => m.id).join(', ')}: \`loci conflicts\` shows the difference, \`loci resolve ${r.conflicts[0]?.conflict} --supersede\` (or --scope, --dismiss) decides.`
+    : '';
+  return `${c.green('Remembered')} ${r.id}${q}${conflicts}\n`;
 }
 
 export function formatRecall(c: Colors, r: RecallResult): string {
@@ -86,6 +89,11 @@ export function formatRecall(c: Colors, r: RecallResult): string {
         .filter(Boolean)
         .join('  ·  ');
       lines.push(`   ${c.dim(meta)}`);
+      for (const m of hit.conflicts_with ?? []) {
+        lines.push(
+          `   ${c.yellow('conflicts with')} ${m.id} ${c.dim(`(${m.current === hit.id ? 'this one' : 'that one'} is current until decided; conflict ${m.conflict})`)}`,
+        );
+      }
       if (hit.breakdown) lines.push(`   ${c.dim(breakdownLine(hit.breakdown))}`);
     });
   }
@@ -250,16 +258,41 @@ export function formatMutation(c: Colors, r: MutationResult): string {
 }
 
 export function formatHistory(c: Colors, r: HistoryResult): string {
-  if (r.versions.length === 0)
-    return `${r.id} is at version ${r.current_version} and has no earlier versions.\n`;
-  const rows = r.versions.map((v) => [
-    String(v.version),
-    day(v.changed_at),
-    v.actor,
-    clip(v.title, 50),
-    clip(v.content.replace(/\s+/g, ' '), 60),
-  ]);
-  return `${c.dim(`${r.id}: current version ${r.current_version}; earlier versions, newest first`)}\n${table(c, ['version', 'replaced', 'by', 'title', 'content'], rows)}`;
+  const state = r.current
+    ? c.green('holds now')
+    : c.yellow(
+        r.superseded_by.length
+          ? `superseded by ${r.superseded_by.map((l) => l.id).join(', ')}`
+          : 'does not hold now',
+      );
+  const validity =
+    r.valid_from || r.valid_to
+      ? `, valid ${r.valid_from ? day(r.valid_from) : 'always'} → ${r.valid_to ? day(r.valid_to) : 'now'}`
+      : '';
+  const head = `${c.bold(r.id)}: version ${r.current_version}, ${state}${validity}\n`;
+  const timeline = table(
+    c,
+    ['when', 'what', ''],
+    r.timeline.map((e) => [
+      e.at.slice(0, 16).replace('T', ' '),
+      e.kind,
+      clip(`${e.text}${e.ref ? ` [${e.ref}]` : ''}`, 90),
+    ]),
+  );
+  const versions = r.versions.length
+    ? `${c.dim('Earlier versions, newest first')}\n${table(
+        c,
+        ['version', 'replaced', 'by', 'title', 'content'],
+        r.versions.map((v) => [
+          String(v.version),
+          day(v.changed_at),
+          v.actor,
+          clip(v.title, 50),
+          clip(v.content.replace(/\s+/g, ' '), 60),
+        ]),
+      )}`
+    : c.dim('No earlier versions.\n');
+  return `${head}${timeline}${versions}`;
 }
 
 export function formatLink(c: Colors, r: LinkResult): string {

@@ -27,6 +27,7 @@ import { registerDreamCommands } from './dream';
 import { registerEvalCommands } from './eval';
 import { EXIT_CODES, EXIT_FINDINGS } from './exitCodes';
 import { registerIngestCommands } from './ingest';
+import { registerConflictCommands } from './commands/conflicts';
 import { registerTranscriptCommands } from './commands/transcripts';
 import { colorsFor, type CliIo } from './io';
 
@@ -178,6 +179,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerActivityCommands(program, ctx);
   registerIngestCommands(program, ctx);
   registerTranscriptCommands(program, ctx);
+  registerConflictCommands(program, ctx);
   registerDreamCommands(program, ctx);
   registerBackupCommands(program, ctx);
   registerEvalCommands(program, ctx);

@@ -170,6 +170,18 @@ export const ConfigSchema = z.strictObject({
       max_tokens: z.number().int().min(64).max(16_000).default(1500),
     })
     .prefault({}),
+  /** Contradiction candidates (the Conflicts view, conflict.*, verify). */
+  conflicts: z
+    .strictObject({
+      /**
+       * Compare each new memory with its nearest ones when it is written (a batch: just
+       * after, in the background). Off: only conflict.scan and the dream phase look.
+       */
+      detect_on_write: z.boolean().default(true),
+      /** Below this detector confidence (0–1) a pair is not recorded. */
+      min_confidence: z.number().min(0).max(1).default(0.5),
+    })
+    .prefault({}),
 });
 
 export type Config = z.output<typeof ConfigSchema>;

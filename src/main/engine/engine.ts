@@ -6,12 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { monotonicFactory } from 'ulidx';
-import type { Actor } from '../../shared/api';
+import type { Actor, ConflictMark } from '../../shared/api';
 import { LociError } from '../../shared/errors';
 import type { MemoryChange } from '../../shared/events';
 import { ActivityLog } from './activity';
 import { AuditService } from './audit/service';
 import { ClientRegistry } from './clients';
+import { eligible } from './conflicts/find';
+import { ConflictService } from './conflicts/service';
 import { loadConfig, type Config } from './config';
 import { assertDependencyVersions } from './dependencies';
 import { Doctor } from './doctor/doctor';
@@ -114,6 +116,8 @@ export class Engine {
   readonly dreams: DreamService;
   /** Agent sessions read from their transcripts into journals and episode memories. */
   readonly transcripts: TranscriptService;
+  /** Contradiction candidates: found on write, in the backlog scan, kept for a decision. */
+  readonly conflicts: ConflictService;
 
   private constructor(
     readonly dataDir: string,
@@ -141,6 +145,20 @@ export class Engine {
       embedWrites: options.embedWrites ?? 'background',
       ...(options.env ? { env: options.env } : {}),
     });
+    this.conflicts = new ConflictService({
+      config,
+      events: this.events,
+      now: this.now,
+      newId: () => this.newId(),
+      nearestTo: (store, rid, k) =>
+        this.semantic.nearestTo(store, rid, k, { sql: eligible(), params: [] }),
+      changedLinks: (store, links, actor) => {
+        for (const l of links) {
+          this.events.emit('link.changed', { store: store.name, ...l, actor });
+        }
+      },
+      changedMemories: (store, ids, actor) => this.changed(store, ids, 'updated', actor),
+    });
     this.dreams = new DreamService(
       {
         config,
@@ -150,8 +168,13 @@ export class Engine {
         env: options.env ?? process.env,
         store: (name) => this.store(name),
         flush: () => this.rehearsals.flush(),
-        created: (store, created, actor) => this.created(store, created, actor),
+        created: async (store, created, actor) => {
+          await this.created(store, created, actor);
+        },
         changed: (store, ids, change, actor) => this.changed(store, ids, change, actor),
+        nearestTo: (store, rid, k) =>
+          this.semantic.nearestTo(store, rid, k, { sql: eligible(), params: [] }),
+        conflictsFound: (store, ids, pairs) => this.conflicts.announce(store, ids, pairs, 'dream'),
       },
       options.dream,
     );
@@ -163,7 +186,9 @@ export class Engine {
       newId: () => this.newId(),
       store: (name) => this.store(name),
       modelMaxTokens: () => this.semantic.embedding.maxTokens,
-      created: (store, created, actor) => this.created(store, created, actor),
+      created: async (store, created, actor) => {
+        await this.created(store, created, actor);
+      },
       changed: async (store, ids, change, actor) => {
         this.changed(store, ids, change, actor);
         if (change === 'restored') await this.semantic.afterWrite(store);
@@ -177,7 +202,9 @@ export class Engine {
       newId: () => this.newId(),
       store: (name) => this.store(name),
       allowedFolders: () => this.ingest.folders().folders,
-      created: (store, created, actor) => this.created(store, created, actor),
+      created: async (store, created, actor) => {
+        await this.created(store, created, actor);
+      },
       changed: (store, ids, change, actor) => this.changed(store, ids, change, actor),
       autoAccept: async (store, ids, actor) => {
         if (this.config.dream.auto_accept.distill) {
@@ -300,6 +327,7 @@ export class Engine {
     const opening = this.opened.get(name);
     if (!opening) return;
     await this.semantic.releaseStore(name);
+    this.conflicts.release(name);
     this.opened.delete(name);
     const open = await opening.catch(() => null);
     open?.db.close();
@@ -312,8 +340,15 @@ export class Engine {
 
   // ------------------------------------------------------------------ after a write
 
-  /** After new memories are committed: the recogniser, the event, their vectors. */
-  async created(store: OpenStore, created: CreatedMemory[], actor: Actor): Promise<void> {
+  /**
+   * After new memories are committed: the recogniser, the event, their vectors, then the
+   * contradictions they seem to make (a small write's, by memory id; a batch's later).
+   */
+  async created(
+    store: OpenStore,
+    created: CreatedMemory[],
+    actor: Actor,
+  ): Promise<Map<string, ConflictMark[]>> {
     if (actor.kind !== 'dream') this.dreams.noteActivity();
     this.semantic.memoriesCreated(store, created);
     this.events.emit('memory.changed', {
@@ -323,6 +358,15 @@ export class Engine {
       actor: actorName(actor),
     });
     await this.semantic.afterWrite(store, created);
+    try {
+      return this.conflicts.afterCreated(store, created, actor);
+    } catch (err) {
+      // The memories are written; a comparison that fails is the scan's to do again.
+      process.emitWarning(
+        `comparing new memories of store ${store.name} for contradictions failed: ${(err as Error).message}`,
+      );
+      return new Map();
+    }
   }
 
   /** After memories changed: the recogniser (unless erased) and the event. */
@@ -340,6 +384,7 @@ export class Engine {
     await this.rehearsals.flush();
     this.audit.reads.flush();
     this.closed = true;
+    this.conflicts.close();
     await this.ingest.close();
     await this.semantic.close();
     for (const opening of this.opened.values()) {

@@ -12,7 +12,7 @@ import type { EngineEvents } from './events';
 import { calibrate, readCalibration, threshold } from './recall/calibration';
 import { notEmbeddedNote, type RecallContext } from './recall/recall';
 import { Recognizer } from './recall/recognizer';
-import { VectorIndex } from './recall/vectorIndex';
+import { searchVectors, vectorOf, VectorIndex } from './recall/vectorIndex';
 import type { CreatedMemory } from './memory/remember';
 import type { OpenStore } from './store/registry';
 import { stmt } from './store/statements';
@@ -135,6 +135,28 @@ export class Semantic {
     r.index = null;
     r.pending = null;
     r.counted = null;
+  }
+
+  /**
+   * The k memories nearest by meaning to a stored memory (its own vector of the active
+   * model), among those passing `filter`; none while it has no vector.
+   */
+  nearestTo(
+    store: OpenStore,
+    rid: number,
+    k: number,
+    filter: { sql: string; params: unknown[] },
+  ): number[] {
+    const index = this.index(store);
+    if (index.size === 0) return [];
+    const blob = stmt(store.db, 'SELECT vector FROM memory_embedding WHERE rid = ? AND model = ?')
+      .pluck()
+      .get(rid, index.model) as Buffer | undefined;
+    if (!blob) return [];
+    return searchVectors(store.db, index, vectorOf(blob), k + 1, filter)
+      .hits.map((h) => h.rid)
+      .filter((r) => r !== rid)
+      .slice(0, k);
   }
 
   /** How many live memories wait for a vector of the active model. */

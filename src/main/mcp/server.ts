@@ -54,8 +54,8 @@ export interface McpSessionOptions {
   defaultStore?: string | undefined;
 }
 
-/** What the instructions and the blank line after them cost in tokens (recall's tokenizer counts 113). */
-const INSTRUCTIONS_TOKENS = 120;
+/** What the instructions and the blank line after them cost in tokens (recall's tokenizer counts 127). */
+const INSTRUCTIONS_TOKENS = 135;
 
 /** How long a client's model may take over one journal window (it may ask its person first). */
 const SAMPLING_TIMEOUT_MS = 300_000;
@@ -65,7 +65,8 @@ export const INSTRUCTIONS = `Loci is the user's long-term memory, shared by all 
 - When you learn something worth keeping (a decision, a convention, a fix, a preference), call \`remember\` with a self-contained note.
 - Correct wrong memories with \`update\`; record whether a procedure worked with \`record_outcome\`.
 - Never store secrets: credential-looking text is quarantined and hidden from agents.
-- If recall abstains, say you do not know instead of guessing.`;
+- If recall abstains, say you do not know instead of guessing.
+- Check a remembered fact with \`verify\` before relying on it.`;
 
 /** `Claude Code` → `claude-code`; bounded, so it is safe in logs and audit rows. */
 export function normalizeClient(name: string | undefined): string {

@@ -63,7 +63,19 @@ import {
   JournalProposeArgsSchema,
   JournalWindowArgsSchema,
   TranscriptImportArgsSchema,
+  ConflictListArgsSchema,
+  ConflictResolveArgsSchema,
+  ConflictReopenArgsSchema,
+  ConflictScanArgsSchema,
+  VerifyArgsSchema,
 } from '../schemas';
+import type {
+  ConflictListResult,
+  ConflictResolveResult,
+  ConflictScanResult,
+  ConflictView,
+  VerifyResult,
+} from './conflicts';
 import {
   EvalCasesArgsSchema,
   EvalMarkArgsSchema,
@@ -163,6 +175,7 @@ export * from './ingest';
 export * from './audit';
 export * from './dream';
 export * from './transcripts';
+export * from './conflicts';
 
 // ---------------------------------------------------------------- the map
 
@@ -258,6 +271,11 @@ export const methods = {
   'journal.list': method<JournalListResult>()(JournalListArgsSchema),
   'journal.get': method<JournalView>()(JournalGetArgsSchema),
   'journal.propose': method<JournalProposeResult>()(JournalProposeArgsSchema),
+  'conflict.list': method<ConflictListResult>()(ConflictListArgsSchema),
+  'conflict.resolve': method<ConflictResolveResult>()(ConflictResolveArgsSchema),
+  'conflict.reopen': method<ConflictView>()(ConflictReopenArgsSchema),
+  'conflict.scan': method<ConflictScanResult>()(ConflictScanArgsSchema),
+  'memory.verify': method<VerifyResult>()(VerifyArgsSchema),
   'journal.window': method<JournalWindowResult>()(JournalWindowArgsSchema),
   'journal.distill': method<JournalDistillResult>()(JournalDistillArgsSchema),
 } as const;

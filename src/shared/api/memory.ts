@@ -1,5 +1,6 @@
 // The contract by domain (memory): memories, their versions and links, procedures, the
 // activity feed.
+import type { ConflictView } from './conflicts';
 import type { Evidence, Layer, LinkType, MemoryKind, Trust, Visibility } from '../schemas';
 import type { RecallHit } from './recall';
 
@@ -99,6 +100,45 @@ export interface HistoryResult {
   current_version: number;
   /** Earlier versions, newest first. */
   versions: VersionView[];
+  /** When the memory holds (null: from always, until further notice). */
+  valid_from: string | null;
+  valid_to: string | null;
+  /** False when a live memory supersedes it, or its validity ended. */
+  current: boolean;
+  /** Memories that replaced this one, and those it replaced. */
+  superseded_by: HistoryLink[];
+  supersedes: HistoryLink[];
+  /** The contradiction candidates it took part in, open or decided. */
+  conflicts: ConflictView[];
+  /** All of it in time order, oldest first: what the history timeline draws. */
+  timeline: HistoryEvent[];
+}
+
+export interface HistoryLink {
+  id: string;
+  title: string;
+  /** When the link was made. */
+  at: string;
+}
+
+export interface HistoryEvent {
+  at: string;
+  kind:
+    | 'created'
+    | 'edited'
+    | 'valid-from'
+    | 'valid-to'
+    | 'supersedes'
+    | 'superseded'
+    | 'conflict'
+    | 'resolved'
+    | 'forgotten';
+  /** One line in words. */
+  text: string;
+  /** The other memory, or the conflict, it refers to. */
+  ref?: string;
+  /** For `edited`: the version it made. */
+  version?: number;
 }
 
 export interface MutationResult {

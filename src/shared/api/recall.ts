@@ -1,5 +1,6 @@
 // The contract by domain (recall): results of remembering and recalling, the ranking
 // breakdown and confidence, the embedding models.
+import type { ConflictMark } from './conflicts';
 import type { MemoryKind } from '../schemas';
 
 export interface RememberResult {
@@ -8,6 +9,12 @@ export interface RememberResult {
   duplicate: boolean;
   /** True when the content looked like a credential: kept out of recall until promoted. */
   quarantined: boolean;
+  /**
+   * Memories the new one seems to contradict (the same subject, other values), each a
+   * candidate for conflict.resolve. Present when a single remember found any; a batch's
+   * candidates are found in the background (`conflict.changed`).
+   */
+  conflicts?: ConflictMark[];
 }
 
 export interface RememberManyResult {
@@ -97,6 +104,11 @@ export interface RecallHit {
   flags?: ('instructions' | 'role-markup' | 'exfiltration' | 'hidden-text')[];
   /** Verbose only: the per-branch scores. */
   breakdown?: ScoreBreakdown;
+  /**
+   * Open contradictions this memory takes part in: the other memory and which of the two
+   * holds now. When both are in the results, the current one ranks first.
+   */
+  conflicts_with?: ConflictMark[];
 }
 
 export interface TraceItem {

@@ -105,6 +105,11 @@ export const ListArgsSchema = z
     offset: z.number().int().min(0).max(10_000_000).optional(),
     /** Only memories likely forgotten: FSRS retrievability below one half, not pinned. */
     at_risk: z.boolean().optional(),
+    /**
+     * `now`: only what holds now (not superseded by a live memory, within its validity);
+     * a time: what held then (within its validity at that time). Default: every memory.
+     */
+    as_of: z.union([z.literal('now'), TimestampSchema]).optional(),
     /** Only memories of this session (conversation, thread). */
     session: SessionSchema.optional(),
     /** Only memories said by this speaker. */

@@ -94,7 +94,10 @@ export type AuditAction =
   | 'review.reject'
   | 'transcript.import'
   | 'journal.sampled'
-  | 'journal.distilled';
+  | 'journal.distilled'
+  | 'conflict.detect'
+  | 'conflict.resolve'
+  | 'conflict.reopen';
 
 export interface AuditEntryInput {
   actor: string;

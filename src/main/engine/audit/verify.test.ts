@@ -32,7 +32,7 @@ beforeEach(async () => {
     ids.push(
       (
         await t.cli.call('memory.remember', {
-          content: `Audit fixture memory ${i} about topic ${i * 7}`,
+          content: `Audit fixture memory ${i} about topic ${100 + i * 7}`,
         })
       ).id,
     );

@@ -7,6 +7,8 @@
 // older one rather than a contradiction. Measured on labelled pairs with
 // `npm run eval -- --suite contradictions`.
 
+import { stemmer } from 'stemmer';
+
 export type PairRelation = 'contradicting' | 'updating' | 'compatible' | 'unrelated';
 
 export interface ConflictSpan {
@@ -44,12 +46,16 @@ const CHANGE_WORDS = new Set(
 );
 const NEGATION =
   /\b(?:not|never|no longer|cannot|can't|don't|doesn't|isn't|aren't|won't|mustn't|shouldn't|need not|needn't)\b/i;
-const OPPOSITES: [string, string][] = [
+export const OPPOSITES: [string, string][] = [
   ['allowed', 'forbidden'],
   ['allowed', 'disallowed'],
   ['permitted', 'forbidden'],
   ['enabled', 'disabled'],
   ['on', 'off'],
+  ['enabled', 'off'],
+  ['disabled', 'on'],
+  ['allowed', 'prohibited'],
+  ['allowed', 'banned'],
   ['mandatory', 'optional'],
   ['required', 'optional'],
   ['public', 'private'],
@@ -86,33 +92,93 @@ const NUMBER_WORDS: Record<string, string> = {
 const DAYS =
   /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|january|february|march|april|may|june|july|august|september|october|november|december)$/;
 
-const words = (text: string) =>
+export const words = (text: string) =>
   text.match(/[\p{L}\p{N}][\p{L}\p{N}._:/-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? [];
 const isNumber = (w: string) => /^\d/.test(w) || w.toLowerCase() in NUMBER_WORDS;
-/** Subject words: lower-cased, not values, not stop words, not change words. */
-function subjectWords(text: string): Set<string> {
+/** Subject words as written: lower-cased, not values, not stop words, not change words. */
+export function rawSubjectWords(text: string): Set<string> {
   return new Set(
     words(text)
       .map((w) => w.toLowerCase())
       .filter((w) => !isNumber(w) && !STOP.has(w) && !CHANGE_WORDS.has(w) && !WEAK.has(w)),
   );
 }
+/** Subject words, stemmed ("uploads" and "upload", "limited" and "limit" are one). */
+export function subjectWords(text: string): Set<string> {
+  return new Set([...rawSubjectWords(text)].map((w) => stemmer(w)));
+}
+/** Phrases said two ways, said one way before comparing. */
+const SAME_AS: [RegExp, string][] = [
+  [/\b(?:turned|switched|toggled) off\b/gi, 'disabled'],
+  [/\b(?:turned|switched|toggled) on\b/gi, 'enabled'],
+  [/\bevery (?:single )?day\b|\bonce a day\b|\bnightly\b/gi, 'daily'],
+  [/\bevery week\b|\bonce a week\b/gi, 'weekly'],
+  [/\bevery month\b|\bonce a month\b/gi, 'monthly'],
+];
+export function sayOneWay(text: string): string {
+  return SAME_AS.reduce((t, [re, to]) => t.replace(re, to), text);
+}
 /** Words that name something: capitalised, a day or month, or an identifier (v2, eu-west-1). */
-function namingWords(text: string): Set<string> {
+const MONTHS =
+  /^(?:january|february|march|april|may|june|july|august|september|october|november|december)$/;
+const TIME_BEFORE = new Set('since in from until till by of before after during'.split(' '));
+
+export function namingWords(text: string): Set<string> {
   const out = new Set<string>();
-  for (const w of words(text)) {
+  const ws = words(text);
+  for (const [i, w] of ws.entries()) {
     const lower = w.toLowerCase();
     if (STOP.has(lower) || CHANGE_WORDS.has(lower) || isNumber(w)) continue;
-    if (/^\p{Lu}/u.test(w) || DAYS.test(lower) || /[\d_.-]/.test(w.slice(1))) out.add(lower);
+    // "since March", "in May 2025": when, not what.
+    if (
+      MONTHS.test(lower) &&
+      (TIME_BEFORE.has(ws[i - 1]?.toLowerCase() ?? '') || /^\d{4}$/.test(ws[i + 1] ?? ''))
+    )
+      continue;
+    // An identifier: a digit, "_" or "." inside (v2, eu-west-1, node_modules); a hyphen
+    // alone makes a compound word ("event-producing"), not a name.
+    const compound = /-/.test(w) && /(?:ing|ed|ly|based|like|free|only|wide)$/.test(lower);
+    if (/^\p{Lu}/u.test(w) || DAYS.test(lower) || (/[\d_.-]/.test(w.slice(1)) && !compound))
+      out.add(lower);
   }
   return out;
 }
+/** Nouns whose number names an item rather than measures it: "step 3", "sprint 14". */
+const LABEL_NOUNS = new Set(
+  'number no item step part chapter phase sprint issue ticket pr task case example option note entry section page line row round level stage episode season figure table appendix room floor'.split(
+    ' ',
+  ),
+);
+
+/** Nouns whose capitalised name names an item: "node A", "team Blue". */
+const NAME_LABELS = new Set('node team squad project plan region zone cluster'.split(' '));
+
+/** "step 3", "node a": the labels of a text (a label noun or a shared noun, and what names the item). */
+function labels(text: string): Map<string, string> {
+  const ws = words(text);
+  const out = new Map<string, string>();
+  ws.forEach((w, i) => {
+    const prev = ws[i - 1]?.toLowerCase();
+    // "node 20" is a version of Node; "node A" is an item.
+    const named = /^\p{Lu}[\p{L}\d]*$/u.test(w) && !isNumber(w);
+    if (
+      prev &&
+      ((LABEL_NOUNS.has(prev) && (isNumber(w) || named)) || (NAME_LABELS.has(prev) && named))
+    ) {
+      out.set(prev, w.toLowerCase());
+    }
+  });
+  return out;
+}
+
 /** The numbers of a text, each with its unit (the word after it, '' for none). */
-function numbers(text: string): { value: string; unit: string }[] {
+export function numbers(text: string): { value: string; unit: string }[] {
   const ws = words(text);
   const out: { value: string; unit: string }[] = [];
   ws.forEach((w, i) => {
     const lower = w.toLowerCase();
+    // A number that names an item ("step 3") is not a value.
+    if (LABEL_NOUNS.has(ws[i - 1]?.toLowerCase() ?? '')) return;
     const m = /^(\d+(?:[.:,]\d+)*)(?:st|nd|rd|th)?$/.exec(lower);
     const value = m ? (m[1] as string).replace(/,/g, '') : NUMBER_WORDS[lower];
     if (value === undefined) return;
@@ -132,11 +198,28 @@ function overlap(a: Set<string>, b: Set<string>): number {
 /** Below this share of subject words in common the two speak of different things. */
 export const SAME_SUBJECT = 0.5;
 
-export function comparePair(older: string, newer: string): PairComparison {
+/** A list label that opens a text ("Item 3:", "Step 2 -", "#14"): it names the item. */
+const LABEL = /^\s*(?:([\p{L}]+)\s+(\d+)\s*[:.)-]|#(\d+)\b)/u;
+
+export function comparePair(olderText: string, newerText: string): PairComparison {
+  const older = sayOneWay(olderText);
+  const newer = sayOneWay(newerText);
   const sa = subjectWords(older);
   const sb = subjectWords(newer);
   const subject = overlap(sa, sb);
   if (subject < SAME_SUBJECT) return { relation: 'unrelated', confidence: 0, subject, spans: [] };
+  // Two items of a numbered list, two steps, two nodes are two things, whatever else
+  // they share.
+  const la = LABEL.exec(older);
+  const lb = LABEL.exec(newer);
+  const labelsA = labels(older);
+  const labelsB = labels(newer);
+  if (
+    (la && lb && (la[2] ?? la[3]) !== (lb[2] ?? lb[3])) ||
+    [...labelsA].some(([noun, item]) => labelsB.has(noun) && labelsB.get(noun) !== item)
+  ) {
+    return { relation: 'unrelated', confidence: 0, subject, spans: [] };
+  }
   const spans: ConflictSpan[] = [];
 
   const na = numbers(older);
@@ -145,6 +228,16 @@ export function comparePair(older: string, newer: string): PairComparison {
   const onlyA = na.filter((n) => !nb.some((m) => m.value === n.value));
   const onlyB = nb.filter((n) => !na.some((m) => m.value === n.value));
   const pairs = onlyA.flatMap((a) => onlyB.filter((b) => b.unit === a.unit).map((b) => [a, b]));
+  // Every number different, two or more on each side: two records of one kind ("run 3
+  // took 21 s" / "run 4 took 28 s"), not one fact told twice.
+  if (
+    onlyA.length >= 2 &&
+    onlyB.length >= 2 &&
+    onlyA.length === na.length &&
+    onlyB.length === nb.length
+  ) {
+    return { relation: 'unrelated', confidence: 0, subject, spans: [] };
+  }
   if (pairs.length) {
     spans.push({
       kind: 'number',
@@ -178,11 +271,47 @@ export function comparePair(older: string, newer: string): PairComparison {
   if (!spans.some((s) => s.kind === 'opposite')) {
     const ma = namingWords(older);
     const mb = namingWords(newer);
-    const goneNames = [...ma].filter((w) => !mb.has(w) && !sb.has(w));
-    const newNames = [...mb].filter((w) => !ma.has(w) && !sa.has(w));
-    const goneOther = [...sa].filter((w) => !sb.has(w) && !ma.has(w));
-    const newOther = [...sb].filter((w) => !sa.has(w) && !mb.has(w));
-    if (goneNames.length && newNames.length && goneOther.length <= 1 && newOther.length <= 1) {
+    const ra = rawSubjectWords(older);
+    const rb = rawSubjectWords(newer);
+    const goneNames = [...ma].filter((w) => !mb.has(w) && !rb.has(w));
+    const newNames = [...mb].filter((w) => !ma.has(w) && !ra.has(w));
+    // Words that differ besides the names (a month is when, not what).
+    const other = (own: Set<string>, theirs: Set<string>, names: Set<string>, stems: Set<string>) =>
+      [...own].filter(
+        (w) => !theirs.has(w) && !names.has(w) && !stems.has(stemmer(w)) && !MONTHS.test(w),
+      );
+    const goneOther = other(ra, rb, ma, sb);
+    const newOther = other(rb, ra, mb, sa);
+    // One name in the place of one other (a name of several words is one: "Cloudflare
+    // Pages"; a month or a day said beside a name is when, not who): more than one gone
+    // or come is another sentence.
+    const named = (text: string, names: string[]) => {
+      const set = new Set(names);
+      let phrases = 0;
+      let days = 0;
+      let inPhrase = false;
+      for (const w of words(text).map((x) => x.toLowerCase())) {
+        if (set.has(w) && !DAYS.test(w)) {
+          if (!inPhrase) phrases++;
+          inPhrase = true;
+        } else {
+          inPhrase = false;
+          if (set.has(w)) days++;
+        }
+      }
+      return phrases > 0 ? phrases : days;
+    };
+    // A capital that opens the text may only mark the sentence's start ("Notes from…"):
+    // a name found there must replace the other with nothing else changed.
+    const first = (text: string) => words(text)[0]?.toLowerCase();
+    const atStart = goneNames.includes(first(older) ?? '') || newNames.includes(first(newer) ?? '');
+    const rest = atStart ? 0 : 1;
+    if (
+      named(older, goneNames) === 1 &&
+      named(newer, newNames) === 1 &&
+      goneOther.length <= rest &&
+      newOther.length <= rest
+    ) {
       spans.push({ kind: 'name', older: goneNames.join(', '), newer: newNames.join(', ') });
     }
   }
@@ -196,9 +325,35 @@ export function comparePair(older: string, newer: string): PairComparison {
         newer,
       );
     const old = m?.[1]?.toLowerCase();
-    const mb = [...namingWords(newer)].filter((w) => w !== old && !ma.has(w) && !sa.has(w));
-    if (old && (ma.has(old) || sa.has(old)) && mb.length) {
+    const ra = rawSubjectWords(older);
+    const mb = [...namingWords(newer)].filter((w) => w !== old && !ma.has(w) && !ra.has(w));
+    if (old && (ma.has(old) || ra.has(old)) && mb.length) {
       spans.push({ kind: 'name', older: old, newer: mb.join(', ') });
+    }
+  }
+
+  // Two flips say the same: "not allowed" is "forbidden", "isn't enabled" is "disabled".
+  if (
+    spans.length === 2 &&
+    spans.some((x) => x.kind === 'negation') &&
+    spans.some((x) => x.kind === 'opposite')
+  ) {
+    return { relation: 'compatible', confidence: 0, subject, spans: [] };
+  }
+
+  // Another thing measured in the same frame ("the billing service listens on 8080" / "the
+  // search service listens on 9200"): when the first subject word — what the sentence is
+  // about — is not the same and the other does not have it, the numbers are another
+  // subject's.
+  if (spans.length > 0 && spans.every((x) => x.kind === 'number' || x.kind === 'negation')) {
+    const head = (text: string, own: Set<string>) =>
+      words(text)
+        .map((w) => stemmer(w.toLowerCase()))
+        .find((w) => own.has(w));
+    const ha = head(older, sa);
+    const hb = head(newer, sb);
+    if (ha && hb && ha !== hb && !sb.has(ha) && !sa.has(hb)) {
+      return { relation: 'unrelated', confidence: 0, subject, spans: [] };
     }
   }
 

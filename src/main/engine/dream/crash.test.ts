@@ -131,7 +131,15 @@ describe('a crash in the middle of a dream', () => {
     const list = await t.cli.call('dream.list', {});
     const cycle = list.cycles[0]!;
     expect(cycle.status).toBe('interrupted');
-    expect(cycle.phases).toEqual(['replay', 'cluster', 'schema', 'affect', 'decay', 'recombine']);
+    expect(cycle.phases).toEqual([
+      'replay',
+      'cluster',
+      'schema',
+      'affect',
+      'decay',
+      'recombine',
+      'contradict',
+    ]);
     const after = snapshot(store);
     // decay committed (links faded), merge did not (no proposal, nothing merged).
     expect(after.links).not.toEqual(before.links);

@@ -388,6 +388,7 @@ describe('cycles', () => {
       'affect',
       'decay',
       'recombine',
+      'contradict',
       'merge',
       'compete',
       'retention',

@@ -53,6 +53,10 @@ export interface DreamHost {
   flush(): Promise<void>;
   created(store: OpenStore, created: CreatedMemory[], actor: Actor): Promise<void>;
   changed(store: OpenStore, ids: string[], change: MemoryChange, actor: Actor): void;
+  /** Nearest by meaning (the contradict phase). */
+  nearestTo(store: OpenStore, rid: number, k: number): number[];
+  /** Conflicts a phase recorded (their ids, and `newer->older` pairs): events follow. */
+  conflictsFound(store: OpenStore, ids: string[], pairs: string[]): void;
 }
 
 export interface DreamHooks {
@@ -171,6 +175,9 @@ export class DreamService {
           dryRun,
           llm,
           shared,
+          newId: this.host.newId,
+          nearestTo: (rid, k) => this.host.nearestTo(store, rid, k),
+          minConflictConfidence: this.host.config.conflicts.min_confidence,
           yield: async () => {
             if (state.cancelled || this.closed) throw new Cancelled();
             if (performance.now() - sliceStart < SLICE_MS) return;
@@ -287,6 +294,14 @@ export class DreamService {
     applied: DreamChange[],
     proposed: { id: string; kind: ReviewKind }[],
   ): Promise<void> {
+    const found = applied.filter((c) => c.kind === 'conflict');
+    if (found.length) {
+      this.host.conflictsFound(
+        store,
+        found.map((c) => (c.after as { conflict: string }).conflict),
+        found.map((c) => c.target),
+      );
+    }
     const forgotten = applied.filter((c) => c.kind === 'forget').map((c) => c.target);
     if (forgotten.length) this.host.changed(store, forgotten, 'forgotten', DREAM_ACTOR);
     for (const c of applied.filter((x) => x.kind === 'link').slice(0, 200)) {

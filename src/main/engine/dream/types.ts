@@ -41,6 +41,12 @@ export interface PhaseContext {
   progress(done: number, total: number | null): void;
   /** The language model, when one is configured; null otherwise. */
   llm: LlmClient | null;
+  /** Ids for what a phase records (conflicts). */
+  newId: () => string;
+  /** The k nearest memories by meaning to a stored one (none without its vector). */
+  nearestTo: (rid: number, k: number) => number[];
+  /** The configuration's conflicts.min_confidence. */
+  minConflictConfidence: number;
   /** Cluster memberships this cycle found (the cluster phase sets, schema reads). */
   shared: { clusters?: ClusterInfo[] };
 }

@@ -193,6 +193,20 @@ function listFilters(
     }
   }
   conversationFilters(args, where, params);
+  if (args.as_of !== undefined) {
+    // What holds then: within its validity; and, for now, not replaced by a live memory.
+    const t = args.as_of === 'now' ? now : parseTime(args.as_of);
+    where.push(
+      '(m.valid_from IS NULL OR m.valid_from <= ?) AND (m.valid_to IS NULL OR m.valid_to > ?)',
+    );
+    params.push(t, t);
+    if (args.as_of === 'now') {
+      where.push(
+        `NOT EXISTS (SELECT 1 FROM link sl JOIN memory sm ON sm.rid = sl.src
+                      WHERE sl.dst = m.rid AND sl.type = 'supersedes' AND sm.deleted_at IS NULL)`,
+      );
+    }
+  }
   if (args.at_risk) {
     // Retrievability below AT_RISK_BELOW: elapsed days beyond a fixed multiple of the
     // stability (see fsrs.ts). Pinned memories are never at risk.
@@ -304,7 +318,10 @@ export function listMemories(
   return { items: page.map(toSummary), next_cursor: next, total };
 }
 
-export function history(store: OpenStore, actor: Actor, id: string): HistoryResult {
+/** The versions of a memory (conflicts/history.ts adds validity, supersessions and conflicts). */
+export type VersionHistory = Pick<HistoryResult, 'id' | 'current_version' | 'versions'>;
+
+export function history(store: OpenStore, actor: Actor, id: string): VersionHistory {
   const row = requireRow(store, actor, id, { deleted: 'include' });
   const versions = stmt(
     store.db,

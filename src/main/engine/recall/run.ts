@@ -8,6 +8,7 @@ import type { Actor, RecallResult, TraceStage } from '../../../shared/api';
 import type { RecallArgsSchema } from '../../../shared/schemas';
 import type { Config } from '../config';
 import type { Embedder } from '../embed/types';
+import { conflictMarks, currentFirst } from '../conflicts/store';
 import { MEMORY_COLUMNS, type MemoryRow } from '../memory/model';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
@@ -203,10 +204,26 @@ export class RecallRun {
     this.timings.total_ms = round(performance.now() - this.started - this.embedMs);
     if (this.embedMs > 0) this.timings.embed_ms = round(this.embedMs);
     const hidden = this.hiddenVersions(result.results.map((h) => h.id));
+    // Open contradictions among the results: each says which of the two holds now, and
+    // the one that holds ranks first.
+    const marks = conflictMarks(
+      this.ctx.store,
+      this.ctx.actor,
+      result.results.map((h) => h.id),
+    );
+    const results = marks.size
+      ? currentFirst(
+          result.results.map((h) => {
+            const m = marks.get(h.id);
+            return m ? { ...h, conflicts_with: m } : h;
+          }),
+        )
+      : result.results;
     const out: RecallResult = {
       store: this.ctx.store.name,
       semantic: this.ctx.semantic ? 'on' : 'off',
       ...result,
+      results,
       ...(hidden > 0 ? { hidden_versions: hidden } : {}),
       degraded: [...this.degraded, ...extra],
       timings: this.timings,

@@ -381,6 +381,43 @@ export const MIGRATIONS: Migration[] = [
     },
   },
   ...JOURNAL_MIGRATIONS,
+  {
+    version: 12,
+    name: 'contradiction candidates: two memories that seem to disagree, and what was decided',
+    up(db) {
+      // One row per pair (older, newer) the detector found: the spans that differ and its
+      // confidence; `state` open until someone decides (superseded, scoped, dismissed).
+      // `resolution` keeps the decision and what it changed, so it can be undone. A pair
+      // is recorded once: a dismissed one is never proposed again.
+      db.exec(`
+        CREATE TABLE conflict (
+          id TEXT PRIMARY KEY,
+          older INTEGER NOT NULL REFERENCES memory(rid) ON DELETE CASCADE,
+          newer INTEGER NOT NULL REFERENCES memory(rid) ON DELETE CASCADE,
+          relation TEXT NOT NULL CHECK (relation IN ('contradicting', 'updating')),
+          confidence REAL NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+          spans TEXT NOT NULL CHECK (json_valid(spans)),
+          detected_at INTEGER NOT NULL,
+          detected_by TEXT NOT NULL,
+          state TEXT NOT NULL DEFAULT 'open'
+            CHECK (state IN ('open', 'superseded', 'scoped', 'dismissed')),
+          resolution TEXT CHECK (resolution IS NULL OR json_valid(resolution)),
+          resolved_at INTEGER,
+          UNIQUE (older, newer),
+          CHECK (older <> newer)
+        ) STRICT;
+        CREATE INDEX conflict_by_state ON conflict(state, detected_at);
+        CREATE INDEX conflict_by_newer ON conflict(newer);
+        CREATE INDEX conflict_by_older ON conflict(older);
+        -- Where the backlog scan (and the dream phase) last got to.
+        CREATE TABLE conflict_scan (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          last_rid INTEGER NOT NULL,
+          at INTEGER NOT NULL
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

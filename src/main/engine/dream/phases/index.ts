@@ -4,6 +4,7 @@ import type { DreamPhase } from '../types';
 import { affect } from './affect';
 import { cluster } from './cluster';
 import { compete } from './compete';
+import { contradict } from './contradict';
 import { decay } from './decay';
 import { merge } from './merge';
 import { recombine } from './recombine';
@@ -18,6 +19,7 @@ export const PHASES: Record<DreamPhaseName, DreamPhase<never>> = {
   affect,
   decay,
   recombine,
+  contradict,
   merge,
   compete,
   retention,

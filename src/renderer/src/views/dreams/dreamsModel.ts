@@ -9,6 +9,10 @@ export const PHASE_INFO: Record<DreamPhaseName, { label: string; what: string }>
   affect: { label: 'Affect', what: 'Cools arousal over time' },
   decay: { label: 'Decay and prune', what: 'Fades unused links and memories; forgets softly' },
   recombine: { label: 'Recombine', what: 'Proposes links between distant, similar memories' },
+  contradict: {
+    label: 'Contradictions',
+    what: 'Finds memories that say different things about the same subject',
+  },
   merge: { label: 'Merge', what: 'Proposes merging near-duplicates' },
   compete: { label: 'Skill competition', what: 'Ranks procedures by their record, per niche' },
   retention: { label: 'Retention', what: 'Trims old versions and logs' },
