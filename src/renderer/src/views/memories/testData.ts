@@ -123,6 +123,21 @@ export function historyFixture(overrides: Partial<HistoryResult> = {}): HistoryR
         actor: 'mcp:cursor',
       },
     ],
+    valid_from: null,
+    valid_to: null,
+    current: true,
+    superseded_by: [],
+    supersedes: [],
+    conflicts: [],
+    timeline: [
+      { at: '2026-01-01T09:00:00Z', kind: 'created', text: 'written' },
+      {
+        at: '2026-01-02T09:00:00Z',
+        kind: 'edited',
+        text: 'version 2 (by mcp:cursor)',
+        version: 2,
+      },
+    ],
     ...overrides,
   };
 }
