@@ -72,8 +72,9 @@ export interface ConflictScanResult {
 export interface ConflictMark {
   /** The conflict candidate (conflict.resolve takes it). */
   conflict: string;
-  /** The other memory. */
+  /** The other memory, and its title. */
   id: string;
+  title: string;
   /** Which of the two holds now (see ConflictView.current). */
   current: string;
 }

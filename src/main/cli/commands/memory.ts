@@ -158,6 +158,11 @@ export function registerMemoryCommands(program: Command, ctx: CommandContext): v
     .option('--speaker <name>', 'only memories said by this speaker')
     .option('--after <time>', 'only memories that happened at or after this time', timeArg)
     .option('--before <time>', 'only memories that happened before this time', timeArg)
+    .option(
+      '--as-of <now|time>',
+      'only what holds now (not superseded, within its validity), or what held at a time',
+      (v: string) => (v === 'now' ? v : timeArg(v)),
+    )
     .option('-n, --limit <n>', 'page size (1–500)', intArg('--limit'), 50)
     .option('--cursor <cursor>', 'the next page, as printed by the previous one')
     .action(async (o, cmd: Command) => {
@@ -175,6 +180,7 @@ export function registerMemoryCommands(program: Command, ctx: CommandContext): v
           order: o.order,
           direction: o.asc ? ('asc' as const) : ('desc' as const),
           limit: o.limit,
+          ...(o.asOf ? { as_of: o.asOf as string } : {}),
           ...(o.cursor ? { cursor: o.cursor } : {}),
         }),
       );
@@ -244,7 +250,9 @@ export function registerMemoryCommands(program: Command, ctx: CommandContext): v
 
   program
     .command('history')
-    .description("show a memory's earlier versions")
+    .description(
+      "a memory's history: versions, validity, what replaced it or what it replaced, its conflicts",
+    )
     .argument('<id>', 'the memory id')
     .action(async (id: string, _o, cmd: Command) => {
       print(cmd, await call(cmd, 'memory.history', withStore(cmd, { id })), (r) =>

@@ -80,6 +80,7 @@ export class ConflictService {
     const marks = new Map<string, ConflictMark[]>();
     if (recorded.length === 0) return marks;
     const idOf = stmt(store.db, 'SELECT id FROM memory WHERE rid = ?').pluck();
+    const titleOf = stmt(store.db, 'SELECT title FROM memory WHERE id = ?').pluck();
     const pairs: { from: string; to: string }[] = [];
     for (const { id, candidate } of recorded) {
       const older = idOf.get(candidate.older) as string;
@@ -90,7 +91,7 @@ export class ConflictService {
         [older, newer],
       ] as const) {
         const list = marks.get(self) ?? [];
-        list.push({ conflict: id, id: other, current: newer });
+        list.push({ conflict: id, id: other, title: titleOf.get(other) as string, current: newer });
         marks.set(self, list);
       }
     }

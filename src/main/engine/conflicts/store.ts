@@ -260,11 +260,17 @@ export function conflictMarks(
   const list = JSON.stringify(ids);
   const rows = stmt(
     store.db,
-    `SELECT c.id, o.id AS older_id, n.id AS newer_id ${FROM}
+    `SELECT c.id, o.id AS older_id, n.id AS newer_id, o.title AS older_title, n.title AS newer_title ${FROM}
       WHERE c.state = 'open' AND ${seen.sql}
         AND (o.id IN (SELECT value FROM json_each(?)) OR n.id IN (SELECT value FROM json_each(?)))
       ORDER BY c.confidence DESC`,
-  ).all(...seen.params, list, list) as { id: string; older_id: string; newer_id: string }[];
+  ).all(...seen.params, list, list) as {
+    id: string;
+    older_id: string;
+    newer_id: string;
+    older_title: string;
+    newer_title: string;
+  }[];
   const add = (id: string, mark: ConflictMark) => {
     const marks = out.get(id) ?? [];
     marks.push(mark);
@@ -273,8 +279,8 @@ export function conflictMarks(
   const wanted = new Set(ids);
   for (const r of rows) {
     const mark = { conflict: r.id, current: r.newer_id };
-    if (wanted.has(r.older_id)) add(r.older_id, { ...mark, id: r.newer_id });
-    if (wanted.has(r.newer_id)) add(r.newer_id, { ...mark, id: r.older_id });
+    if (wanted.has(r.older_id)) add(r.older_id, { ...mark, id: r.newer_id, title: r.newer_title });
+    if (wanted.has(r.newer_id)) add(r.newer_id, { ...mark, id: r.older_id, title: r.older_title });
   }
   return out;
 }

@@ -9,7 +9,20 @@ import { Shell } from './Shell';
 const DEPLOY = '01JDEPLOYAAAAAAAAAAAAAAAAA';
 const ROLLBACK = '01JROLLBACKAAAAAAAAAAAAAAA';
 
-function setup() {
+function setup(conflicts = false) {
+  const mark = (id: string, other: string) =>
+    conflicts
+      ? {
+          conflicts_with: [
+            {
+              conflict: '01JCONF1C7000000000000000A',
+              id: other,
+              title: 'The other memory',
+              current: ROLLBACK,
+            },
+          ],
+        }
+      : {};
   const client = createFakeClient({
     'stats.get': () => statsFixture(),
     'memory.recall': (args) =>
@@ -20,8 +33,12 @@ function setup() {
                 kind: 'procedural',
                 score: 0.91,
                 why: 'matched "deploy" in the title',
+                ...mark(DEPLOY, ROLLBACK),
               }),
-              hitFixture(ROLLBACK, 'Rollback is deploy --previous', { score: 0.47 }),
+              hitFixture(ROLLBACK, 'Rollback is deploy --previous', {
+                score: 0.47,
+                ...mark(ROLLBACK, DEPLOY),
+              }),
             ]
           : [],
       ),
@@ -105,5 +122,19 @@ describe('CommandPalette', () => {
     await user.keyboard('{Control>}k{/Control}');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(app?.hasAttribute('inert')).toBe(false);
+  });
+
+  it('says which results conflict, and which of the two holds now', async () => {
+    const { user } = setup(true);
+    await user.keyboard('{Control>}k{/Control}');
+    await user.type(input(), 'deploy');
+    const options = await screen.findAllByRole('option', { name: /Deploys go through|Rollback/ });
+    expect(options[0]?.textContent).toContain(
+      'Conflicts with “Rollback is deploy --previous” — current: the other',
+    );
+    expect(options[1]?.textContent).toContain(
+      'Conflicts with “Deploys go through ops/deploy.sh” — current: this one',
+    );
+    expect(dialog()).toBeTruthy();
   });
 });

@@ -25,6 +25,18 @@ export function matchViews(query: string): ViewDefinition[] {
   );
 }
 
+/** "Conflicts with “Port 9090” — current: the other": a hit's first open contradiction. */
+export function conflictLine(hit: RecallHit, hits: readonly RecallHit[]): string {
+  const marks = hit.conflicts_with ?? [];
+  const first = marks[0];
+  if (!first) return '';
+  const other = hits.find((h) => h.id === first.id)?.title;
+  const current =
+    first.current === hit.id ? 'this one' : first.current === first.id ? 'the other' : 'neither';
+  const more = marks.length > 1 ? ` (+${marks.length - 1} more)` : '';
+  return `Conflicts with ${other ? `“${other}”` : `…${first.id.slice(-8)}`} — current: ${current}${more}`;
+}
+
 function PaletteBody({ onClose }: { onClose: () => void }) {
   const [input, setInput] = useState('');
   const [active, setActive] = useState(0);
@@ -96,6 +108,12 @@ function PaletteBody({ onClose }: { onClose: () => void }) {
               {item.hit.pinned ? <Icon name="pin" size={12} label="Pinned" /> : null}
               {item.hit.title}
             </span>
+            {item.hit.conflicts_with?.length ? (
+              <span className="palette-item-conflict">
+                <Icon name="conflicts" size={12} />
+                {conflictLine(item.hit, hits)}
+              </span>
+            ) : null}
             <span className="palette-item-sub">{item.hit.why}</span>
           </span>
           <KindBadge kind={item.hit.kind} />

@@ -23,6 +23,7 @@ export function Sidebar({ route }: { route: Route }) {
             >
               <Icon name={view.icon} />
               <span className="nav-label">{view.label}</span>
+              {view.badge ? <view.badge /> : null}
             </a>
           </li>
         ))}

@@ -63,6 +63,29 @@ describe('AtlasView', () => {
     expect(window.__atlasStats?.offThread).toBe(false);
   });
 
+  it('keys contradictions and supersessions in the legend, only when the map has them', async () => {
+    const result = smallAtlas();
+    const client = createFakeClient({ 'graph.atlas': () => result });
+    const { unmount } = renderWithClient(<AtlasView />, client);
+    await screen.findByRole('img', { name: /^Map of/ });
+    expect(screen.queryByRole('list', { name: 'Link types' })).toBeNull();
+    unmount();
+
+    result.links.push(
+      { from: nodeId(0), to: nodeId(1), type: 'contradicts', weight: 0.5 },
+      { from: nodeId(3), to: nodeId(4), type: 'supersedes', weight: 1 },
+      { from: nodeId(2), to: nodeId(3), type: 'supersedes', weight: 1 },
+    );
+    renderWithClient(<AtlasView />, createFakeClient({ 'graph.atlas': () => result }));
+    const key = await screen.findByRole('list', { name: 'Link types' });
+    const items = within(key).getAllByRole('listitem');
+    expect(items.map((li) => li.dataset.link)).toEqual(['contradicts', 'supersedes']);
+    expect(items[0]?.textContent).toMatch(/contradicts\s*1/);
+    expect(items[1]?.textContent).toMatch(/supersedes \(→ replaced\)\s*2/);
+    // They are links like any other in the summary.
+    expect(canvas().getAttribute('aria-label')).toMatch(/and 8 links/);
+  });
+
   it('says when the map is cut short and raises the limit on request', async () => {
     const client = createFakeClient({
       'graph.atlas': ({ limit }) => smallAtlas({ total: 12_000, truncated: (limit ?? 0) < 12_000 }),

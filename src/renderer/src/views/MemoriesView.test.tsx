@@ -196,6 +196,8 @@ describe('MemoriesView', () => {
       rehearse: false,
       kinds: ['procedural'],
       include_quarantined: true,
+      // "All memories" (the default): superseded ones are searched too, as the list shows them.
+      history: true,
     });
     expect(screen.getByRole('grid', { name: 'Search results for “roll back”' })).toBeTruthy();
     expect(screen.getByText('0.91')).toBeTruthy();
@@ -435,5 +437,77 @@ describe('MemoriesView', () => {
       'Could not pin 1 of 2: it changed since it was shown',
     );
     expect(screen.getByText('Pinned “Memory number 1”.')).toBeTruthy();
+  });
+
+  it('shows all memories, only what is true now, or what held as of a day (as_of)', async () => {
+    const user = userEvent.setup();
+    const c = client();
+    renderWithClient(view(), c);
+    await screen.findByText('Memory number 0');
+    const which = screen.getByRole('group', { name: 'Which memories' });
+    // The default lists every memory: no as_of at all.
+    expect(
+      within(which).getByRole('button', { name: 'All memories' }).getAttribute('aria-pressed'),
+    ).toBe('true');
+    expect(lastList(c).as_of).toBeUndefined();
+
+    await user.click(within(which).getByRole('button', { name: 'True now' }));
+    await waitFor(() => expect(lastList(c).as_of).toBe('now'));
+    expect(screen.getByRole('button', { name: 'Clear filter' })).toBeTruthy();
+
+    await user.click(within(which).getByRole('button', { name: 'As of…' }));
+    const day = screen.getByLabelText('As of the end of this day');
+    fireEvent.change(day, { target: { value: '2026-02-10' } });
+    // The end of that day, local time, as an instant.
+    const end = new Date('2026-02-10T23:59:59.999').toISOString();
+    await waitFor(() => expect(lastList(c).as_of).toBe(end));
+
+    // A search asks recall what held then; "true now" is recall's own default.
+    await user.type(screen.getByRole('searchbox', { name: 'Search memories' }), 'port');
+    await waitFor(() =>
+      expect(c.callsOf('memory.recall').at(-1)).toMatchObject({ query: 'port', as_of: end }),
+    );
+    expect((c.callsOf('memory.recall').at(-1) as RecallArgs).history).toBeUndefined();
+    await user.click(within(which).getByRole('button', { name: 'True now' }));
+    await waitFor(() => {
+      const last = c.callsOf('memory.recall').at(-1) as RecallArgs;
+      expect(last.as_of).toBeUndefined();
+      expect(last.history).toBeUndefined();
+    });
+
+    await user.click(screen.getByRole('button', { name: 'Clear filter' }));
+    expect(useMemoriesStore.getState().filters.asOf).toBe('all');
+  });
+
+  it('marks search results that conflict, and says how many older versions recall hid', async () => {
+    const user = userEvent.setup();
+    const c = client({
+      'memory.recall': () => ({
+        ...recallFixture([
+          hitFixture(idOf(7), 'The billing service listens on port 9090', {
+            conflicts_with: [
+              { conflict: 'C'.repeat(26), id: idOf(8), title: 'Memory 8', current: idOf(7) },
+            ],
+          }),
+          hitFixture(idOf(8), 'The billing service listens on port 8080', {
+            conflicts_with: [
+              { conflict: 'C'.repeat(26), id: idOf(7), title: 'Memory 7', current: idOf(7) },
+            ],
+          }),
+        ]),
+        hidden_versions: 2,
+      }),
+    });
+    renderWithClient(view(), c);
+    await screen.findByText('Memory number 0');
+    await user.click(screen.getByRole('button', { name: 'True now' }));
+    await user.type(screen.getByRole('searchbox', { name: 'Search memories' }), 'billing port');
+    await screen.findByText('The billing service listens on port 9090');
+    const rows = within(grid()).getAllByRole('row');
+    expect(within(rows[0]!).getByText('conflict')).toBeTruthy();
+    expect(within(rows[1]!).getByText('conflict · not current')).toBeTruthy();
+    expect(
+      screen.getByText(/2 older versions hidden \(superseded; “All memories” shows them\)/),
+    ).toBeTruthy();
   });
 });

@@ -282,6 +282,61 @@ describe('RecallLabView', () => {
     );
   });
 
+  it('marks a result that conflicts with another: which one, which holds, a link to resolve', async () => {
+    const conflict = '01JCONF1C7000000000000000A';
+    const other = '01JOTHERMEM0000000000000000'.slice(0, 26);
+    setup({
+      'memory.recall': () => {
+        const r = hybridRecall();
+        const [first, second] = r.results;
+        return {
+          ...r,
+          results: [
+            {
+              ...first!,
+              conflicts_with: [{ conflict, id: second!.id, title: 'stale', current: first!.id }],
+            },
+            {
+              ...second!,
+              conflicts_with: [
+                { conflict, id: first!.id, title: 'stale', current: first!.id },
+                {
+                  conflict: '01JCONF1C7000000000000000B',
+                  id: other,
+                  title: 'The other memory',
+                  current: other,
+                },
+              ],
+            },
+          ],
+        };
+      },
+    });
+    await runQuery();
+    const results = await screen.findByRole('region', { name: /^Results/ });
+    const [first, second] = within(results)
+      .getAllByRole('listitem')
+      .filter((li) => li.dataset.hit);
+    const mark = within(first!).getByRole('list', { name: 'Conflicts' });
+    expect(mark.textContent).toMatch(
+      /Conflicts with “Database migrations run before the deploy” — current: this one/,
+    );
+    expect(within(mark).getByRole('link', { name: 'Resolve' }).getAttribute('href')).toBe(
+      `#/conflicts/${conflict}`,
+    );
+    expect(
+      within(mark)
+        .getByRole('link', { name: '“Database migrations run before the deploy”' })
+        .getAttribute('href'),
+    ).toBe(`#/memories/${IDS.migrations}`);
+    const marks = within(within(second!).getByRole('list', { name: 'Conflicts' })).getAllByRole(
+      'listitem',
+    );
+    expect(marks[0]?.textContent).toMatch(/current: the other/);
+    // A memory the answer does not hold is named by the title the mark carries.
+    expect(marks[1]?.textContent).toMatch(/Conflicts with “The other memory”/);
+  });
+
   it('passes the options, as_client included, and offers known clients', async () => {
     const client = setup();
     const user = userEvent.setup();

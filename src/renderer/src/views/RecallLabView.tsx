@@ -73,6 +73,9 @@ function Results({
   result: RecallResult;
   onFocusHit: (id: string | null) => void;
 }) {
+  const titles = new Map(
+    [...result.results, ...(result.near_misses ?? [])].map((h) => [h.id, h.title]),
+  );
   if (result.abstained) {
     const misses = result.near_misses ?? [];
     return (
@@ -89,7 +92,14 @@ function Results({
             <h3 className="rl-subtitle">Near misses (not returned)</h3>
             <ol className="rl-hits">
               {misses.map((hit, i) => (
-                <HitCard key={hit.id} hit={hit} rank={i + 1} onFocusHit={onFocusHit} muted />
+                <HitCard
+                  key={hit.id}
+                  hit={hit}
+                  rank={i + 1}
+                  onFocusHit={onFocusHit}
+                  titles={titles}
+                  muted
+                />
               ))}
             </ol>
           </>
@@ -104,7 +114,7 @@ function Results({
       </h2>
       <ol className="rl-hits">
         {result.results.map((hit, i) => (
-          <HitCard key={hit.id} hit={hit} rank={i + 1} onFocusHit={onFocusHit} />
+          <HitCard key={hit.id} hit={hit} rank={i + 1} onFocusHit={onFocusHit} titles={titles} />
         ))}
       </ol>
       {result.omitted ? (

@@ -3,6 +3,7 @@
 // folder (default export, taking ViewProps) and add one entry below, in menu order.
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { IconName } from '../components/Icon';
+import { ConflictsBadge } from './conflicts/ConflictsBadge';
 
 export interface ViewProps {
   /** The path after the view's own: `#/memories/01J…` gives the Memories view `['01J…']`. */
@@ -24,6 +25,8 @@ export interface ViewDefinition {
   keywords?: readonly string[];
   /** Loaded on first visit, so the shell starts fast however many views there are. */
   component: LazyExoticComponent<ComponentType<ViewProps>>;
+  /** A count beside the label in the navigation (what waits there); renders nothing when none. */
+  badge?: ComponentType;
 }
 
 const overview: ViewDefinition = {
@@ -64,6 +67,26 @@ const atlas: ViewDefinition = {
   description: 'Every memory as a map: clusters, links and activation, with search and filters',
   keywords: ['graph', 'map', 'network', 'clusters', 'communities', 'links', 'visualise'],
   component: lazy(() => import('./AtlasView')),
+};
+
+const conflicts: ViewDefinition = {
+  id: 'conflicts',
+  label: 'Conflicts',
+  icon: 'conflicts',
+  path: '/conflicts',
+  description: 'Memories that contradict each other: decide what holds now, keep both, or dismiss',
+  keywords: [
+    'contradictions',
+    'supersede',
+    'outdated',
+    'stale',
+    'true now',
+    'resolve',
+    'scan',
+    'context',
+  ],
+  component: lazy(() => import('./ConflictsView')),
+  badge: ConflictsBadge,
 };
 
 const ingest: ViewDefinition = {
@@ -162,6 +185,7 @@ export const VIEWS: readonly ViewDefinition[] = [
   memories,
   recall,
   atlas,
+  conflicts,
   ingest,
   dreams,
   journals,

@@ -106,6 +106,7 @@ function RecallResults({
               key={hit.id}
               hit={{ ...hit, kind: hit.kind as MemoryKind, tags: hit.tags ?? [] }}
               rank={i + 1}
+              titles={new Map(recall.results.map((h) => [h.id, h.title]))}
               {...(marks
                 ? { actions: <WrongButton marks={marks} id={hit.id} title={hit.title || hit.id} /> }
                 : {})}

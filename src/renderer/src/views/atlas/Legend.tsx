@@ -11,6 +11,61 @@ export function communityName(c: Pick<CommunityInfo, 'id' | 'label'>): string {
   return c.label ? `#${c.id + 1} ${c.label}` : `Community ${c.id + 1}`;
 }
 
+/** How the links that say what is true now are drawn, when the map has any. */
+function LinkKey({ model }: { model: AtlasModel }) {
+  const contradicts = model.contradicts.length;
+  const supersedes = model.supersedes.length;
+  if (!contradicts && !supersedes) return null;
+  return (
+    <>
+      <h2 className="atlas-legend-title">Links</h2>
+      <ul className="atlas-legend-list" aria-label="Link types">
+        {contradicts ? (
+          <li className="atlas-legend-static atlas-legend-link" data-link="contradicts">
+            <svg className="atlas-link-key" width="22" height="10" viewBox="0 0 22 10" aria-hidden>
+              <line
+                x1="1"
+                y1="5"
+                x2="21"
+                y2="5"
+                className="atlas-link-contradicts"
+                strokeWidth="2"
+                strokeDasharray="4 3"
+              />
+            </svg>
+            <span className="atlas-legend-name" title="Two memories that say different things">
+              contradicts
+            </span>
+            <span className="num muted">{formatCount(contradicts)}</span>
+          </li>
+        ) : null}
+        {supersedes ? (
+          <li className="atlas-legend-static atlas-legend-link" data-link="supersedes">
+            <svg className="atlas-link-key" width="22" height="10" viewBox="0 0 22 10" aria-hidden>
+              <line
+                x1="1"
+                y1="5"
+                x2="15"
+                y2="5"
+                className="atlas-link-supersedes"
+                strokeWidth="2"
+              />
+              <path d="M14 1.5L21 5l-7 3.5z" className="atlas-link-supersedes-head" />
+            </svg>
+            <span
+              className="atlas-legend-name"
+              title="From the memory that holds now to the one it replaced"
+            >
+              supersedes (→ replaced)
+            </span>
+            <span className="num muted">{formatCount(supersedes)}</span>
+          </li>
+        ) : null}
+      </ul>
+    </>
+  );
+}
+
 export interface LegendProps {
   model: AtlasModel;
   mode: ColourMode;
@@ -79,6 +134,7 @@ export function Legend({ model, mode, filters, onFilters }: LegendProps) {
           </li>
         ) : null}
       </ul>
+      <LinkKey model={model} />
       <p className="atlas-legend-note">
         <span className="atlas-size-key" aria-hidden>
           <span />

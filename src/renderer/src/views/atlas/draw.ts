@@ -159,6 +159,8 @@ export function drawBase(
     result.links += drawnStrong + drawnDim;
   }
 
+  result.links += drawTypedLinks(ctx, scene, [x0, y0, x1, y1]);
+
   // Nodes: one fill per colour; dimmed ones first so matches sit on top.
   const radii = model.radii;
   const { order, starts } = scene.palette;
@@ -227,6 +229,133 @@ export function drawBase(
     ctx.stroke(matched);
   }
   return result;
+}
+
+/** Screen pixels of a supersedes arrow's head. */
+const ARROW_LENGTH_PX = 8;
+const ARROW_HALF_WIDTH_PX = 4;
+const TYPED_ALPHA = 0.9;
+
+/**
+ * Where a supersedes arrow is drawn, in world units: the shaft from the edge of the
+ * memory that holds to the head's base, and the head whose tip touches the edge of the
+ * one it replaced. Null when the two overlap (nothing to point along).
+ */
+export function arrowGeometry(
+  ax: number,
+  ay: number,
+  ar: number,
+  cx: number,
+  cy: number,
+  cr: number,
+  k: number,
+): {
+  shaft: [number, number, number, number];
+  head: [number, number, number, number, number, number];
+} | null {
+  const dx = cx - ax;
+  const dy = cy - ay;
+  const d = Math.hypot(dx, dy);
+  const len = ARROW_LENGTH_PX / k;
+  const half = ARROW_HALF_WIDTH_PX / k;
+  if (d <= ar + cr + len * 0.5) return null;
+  const ux = dx / d;
+  const uy = dy / d;
+  const tipX = cx - ux * cr;
+  const tipY = cy - uy * cr;
+  const baseX = tipX - ux * len;
+  const baseY = tipY - uy * len;
+  return {
+    shaft: [ax + ux * ar, ay + uy * ar, baseX, baseY],
+    head: [tipX, tipY, baseX - uy * half, baseY + ux * half, baseX + uy * half, baseY - ux * half],
+  };
+}
+
+/**
+ * The links that say what is true now, over the others and always all of them (there
+ * are few): contradictions dashed in their colour, supersessions as arrows from the
+ * memory that holds to the one it replaced. One stroke (and one fill) per type.
+ */
+function drawTypedLinks(
+  ctx: CanvasRenderingContext2D,
+  scene: Scene,
+  [x0, y0, x1, y1]: Rect,
+): number {
+  const { camera, model, positions: p, visible, highlight, colours } = scene;
+  if (model.contradicts.length === 0 && model.supersedes.length === 0) return 0;
+  const k = camera.k;
+  const ends = model.linkEnds;
+  const radii = model.radii;
+  let drawn = 0;
+  const inView = (a: number, c: number) => {
+    if (!visible[a] || !visible[c]) return false;
+    const ax = p[a * 2]!;
+    const ay = p[a * 2 + 1]!;
+    const cx = p[c * 2]!;
+    const cy = p[c * 2 + 1]!;
+    if ((ax < x0 && cx < x0) || (ax > x1 && cx > x1)) return false;
+    return !((ay < y0 && cy < y0) || (ay > y1 && cy > y1));
+  };
+  const dimmed = (a: number, c: number) => highlight !== null && !(highlight[a] && highlight[c]);
+  ctx.lineWidth = 1.5 / k;
+  for (const pass of highlight ? [true, false] : [false]) {
+    ctx.globalAlpha = pass ? TYPED_ALPHA * DIM : TYPED_ALPHA;
+    if (model.contradicts.length) {
+      const path = new Path2D();
+      let n = 0;
+      for (const l of model.contradicts) {
+        const a = ends[l * 2]!;
+        const c = ends[l * 2 + 1]!;
+        if (!inView(a, c) || dimmed(a, c) !== pass) continue;
+        path.moveTo(p[a * 2]!, p[a * 2 + 1]!);
+        path.lineTo(p[c * 2]!, p[c * 2 + 1]!);
+        n++;
+      }
+      if (n) {
+        ctx.strokeStyle = colours.contradicts;
+        ctx.setLineDash([5 / k, 4 / k]);
+        ctx.stroke(path);
+        ctx.setLineDash([]);
+        drawn += n;
+      }
+    }
+    if (model.supersedes.length) {
+      const shafts = new Path2D();
+      const heads = new Path2D();
+      let n = 0;
+      for (const l of model.supersedes) {
+        const a = ends[l * 2]!;
+        const c = ends[l * 2 + 1]!;
+        if (!inView(a, c) || dimmed(a, c) !== pass) continue;
+        const g = arrowGeometry(
+          p[a * 2]!,
+          p[a * 2 + 1]!,
+          radii[a]!,
+          p[c * 2]!,
+          p[c * 2 + 1]!,
+          radii[c]!,
+          k,
+        );
+        n++;
+        if (!g) continue;
+        shafts.moveTo(g.shaft[0], g.shaft[1]);
+        shafts.lineTo(g.shaft[2], g.shaft[3]);
+        heads.moveTo(g.head[0], g.head[1]);
+        heads.lineTo(g.head[2], g.head[3]);
+        heads.lineTo(g.head[4], g.head[5]);
+        heads.closePath();
+      }
+      if (n) {
+        ctx.strokeStyle = colours.supersedes;
+        ctx.fillStyle = colours.supersedes;
+        ctx.stroke(shafts);
+        ctx.fill(heads);
+        drawn += n;
+      }
+    }
+  }
+  ctx.globalAlpha = 1;
+  return drawn;
 }
 
 /**

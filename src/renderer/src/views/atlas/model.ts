@@ -27,9 +27,19 @@ export interface AtlasModel {
   maxRadius: number;
   /** Node indices, largest radius first (label candidates in order). */
   bySize: Uint32Array;
-  /** Link indices grouped by opacity bucket: bucket b is linkOrder[linkBucketStarts[b] ..). */
+  /**
+   * Link indices grouped by opacity bucket: bucket b is linkOrder[linkBucketStarts[b] ..).
+   * The links drawn apart (`contradicts`, `supersedes`) are not in it.
+   */
   linkOrder: Uint32Array;
   linkBucketStarts: Uint32Array;
+  /** `contradicts` links (indices into linkEnds): drawn dashed, in the contradiction colour. */
+  contradicts: Uint32Array;
+  /**
+   * `supersedes` links: drawn as arrows from the memory that holds (linkEnds[2l]) to the
+   * one it replaced (linkEnds[2l + 1]).
+   */
+  supersedes: Uint32Array;
   /** Communities with two or more memories, largest first (at most NAMED_COMMUNITIES). */
   communities: readonly CommunityInfo[];
   communityCount: number;
@@ -62,13 +72,20 @@ export function buildModel(result: AtlasResult): AtlasModel {
   // Links whose ends are not both drawn (should not happen: the engine filters) are skipped.
   const ends: number[] = [];
   const weights: number[] = [];
+  const contradicts: number[] = [];
+  const supersedes: number[] = [];
   for (const link of result.links) {
     const a = indexOf.get(link.from);
     const b = indexOf.get(link.to);
     if (a === undefined || b === undefined || a === b) continue;
+    if (link.type === 'contradicts') contradicts.push(weights.length);
+    else if (link.type === 'supersedes') supersedes.push(weights.length);
     ends.push(a, b);
     weights.push(link.weight);
   }
+  const apart = new Uint8Array(weights.length);
+  for (const l of contradicts) apart[l] = 1;
+  for (const l of supersedes) apart[l] = 1;
   const linkEnds = Uint32Array.from(ends);
   const linkWeights = Float32Array.from(weights);
   const m = linkWeights.length;
@@ -103,15 +120,17 @@ export function buildModel(result: AtlasResult): AtlasModel {
   const linkBucketStarts = new Uint32Array(LINK_BUCKETS + 1);
   const buckets = new Uint8Array(m);
   for (let l = 0; l < m; l++) {
+    if (apart[l]) continue;
     const b = linkBucket(linkWeights[l]!);
     buckets[l] = b;
     linkBucketStarts[b + 1] = linkBucketStarts[b + 1]! + 1;
   }
   for (let b = 0; b < LINK_BUCKETS; b++)
     linkBucketStarts[b + 1] = linkBucketStarts[b + 1]! + linkBucketStarts[b]!;
-  const linkOrder = new Uint32Array(m);
+  const linkOrder = new Uint32Array(m - contradicts.length - supersedes.length);
   const bucketCursor = linkBucketStarts.slice(0, LINK_BUCKETS);
   for (let l = 0; l < m; l++) {
+    if (apart[l]) continue;
     const b = buckets[l]!;
     linkOrder[bucketCursor[b]!] = l;
     bucketCursor[b] = bucketCursor[b]! + 1;
@@ -159,6 +178,8 @@ export function buildModel(result: AtlasResult): AtlasModel {
     bySize,
     linkOrder,
     linkBucketStarts,
+    contradicts: Uint32Array.from(contradicts),
+    supersedes: Uint32Array.from(supersedes),
     communities,
     communityCount: result.communities,
     kindCounts,

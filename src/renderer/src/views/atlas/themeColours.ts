@@ -17,6 +17,9 @@ export interface ThemeColours {
   accent: string;
   /** Search matches' rings. */
   highlight: string;
+  /** `contradicts` links (dashed) and `supersedes` links (arrows). */
+  contradicts: string;
+  supersedes: string;
 }
 
 const FALLBACK = '#808080';
@@ -36,6 +39,8 @@ export function readThemeColours(probe: HTMLElement): ThemeColours {
     halo: resolve('--bg'),
     accent: resolve('--accent'),
     highlight: resolve('--warn'),
+    contradicts: resolve('--atlas-contradicts'),
+    supersedes: resolve('--atlas-supersedes'),
   };
   probe.style.color = '';
   return colours;

@@ -17,6 +17,7 @@ import {
   QUERY_MAX_CHARS,
   SOURCE_PRESETS,
   TAG_MAX_CHARS,
+  type AsOfFilter,
   type DeletedFilter,
   type PinnedFilter,
   type SortOrder,
@@ -175,6 +176,52 @@ function TagFilter() {
   );
 }
 
+const AS_OF_CHOICES: readonly (readonly [AsOfFilter, string, string])[] = [
+  ['all', 'All memories', 'Every memory, also those replaced or no longer valid'],
+  ['now', 'True now', 'Only what holds now: not superseded, within its validity'],
+  ['date', 'As of…', 'What held at the end of a day'],
+];
+
+/** Every memory, only what holds now, or what held on a day (memory.list's `as_of`). */
+function HoldsFilter() {
+  const asOf = useMemoriesStore((s) => s.filters.asOf);
+  const asOfDate = useMemoriesStore((s) => s.filters.asOfDate);
+  const setFilters = useMemoriesStore((s) => s.setFilters);
+  const today = new Date();
+  const max = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
+  return (
+    <div className="mem-holds-filter" role="group" aria-label="Which memories">
+      <span className="mem-segmented">
+        {AS_OF_CHOICES.map(([value, label, hint]) => (
+          <button
+            key={value}
+            type="button"
+            aria-pressed={asOf === value}
+            title={hint}
+            onClick={() =>
+              setFilters(
+                value === 'date' && !asOfDate ? { asOf: value, asOfDate: max } : { asOf: value },
+              )
+            }
+          >
+            {label}
+          </button>
+        ))}
+      </span>
+      {asOf === 'date' ? (
+        <input
+          type="date"
+          className="input mem-asof-date"
+          aria-label="As of the end of this day"
+          value={asOfDate}
+          max={max}
+          onChange={(e) => setFilters({ asOfDate: e.target.value })}
+        />
+      ) : null}
+    </div>
+  );
+}
+
 const TRUST_CHOICES: readonly (readonly [TrustFilter, string])[] = [
   ['any', 'Any'],
   ['trusted', 'Trusted'],
@@ -251,7 +298,7 @@ export function FilterBar({ total }: { total: number | null }) {
 
   return (
     <div className="mem-filters">
-      <div className="mem-filters-row">
+      <div className="mem-filters-row mem-filters-wrap">
         <div className="mem-search">
           <Icon name="search" />
           <input
@@ -275,6 +322,7 @@ export function FilterBar({ total }: { total: number | null }) {
           />
           {!query ? <Kbd keys={['/']} /> : null}
         </div>
+        <HoldsFilter />
         <label className="mem-field">
           <span className="mem-field-label">Order</span>
           <select

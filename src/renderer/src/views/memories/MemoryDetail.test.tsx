@@ -9,6 +9,7 @@ import { hitFixture, recallFixture } from '../../testing/fixtures';
 import { renderWithClient } from '../../testing/render';
 import { useMemoriesStore } from './memoriesStore';
 import { MemoryDetail } from './MemoryDetail';
+import { C1, C2, conflictFixture } from '../conflicts/conflictFixtures';
 import { historyFixture, idOf, neighborsFixture, viewFixture } from './testData';
 
 const ID = idOf(1);
@@ -408,5 +409,231 @@ describe('MemoryDetail', () => {
     const empty = await screen.findByRole('region', { name: 'This memory is not here' });
     await userEvent.setup().click(within(empty).getByRole('button', { name: 'Close' }));
     expect(onClose).toHaveBeenCalled();
+  });
+
+  it('history: says it no longer holds, what replaced it, its conflicts and its timeline', async () => {
+    const other = idOf(2);
+    const conflict = conflictFixture({
+      id: C1,
+      older: { ...conflictFixture().older, id: ID, title: 'Deploys go through ops/deploy.sh' },
+      newer: { ...conflictFixture().newer, id: other, title: 'Deploys go through the pipeline' },
+      current: other,
+      state: 'superseded',
+      resolution: {
+        kind: 'supersede',
+        winner: other,
+        at: '2026-01-05T09:00:00.000Z',
+        by: 'ui',
+        decided_at: '2026-01-05T10:00:00.000Z',
+      },
+    });
+    const open = conflictFixture({
+      id: C2,
+      older: { ...conflictFixture().older, id: ID },
+      newer: { ...conflictFixture().newer, id: idOf(3), title: 'Port 9090' },
+      current: idOf(3),
+    });
+    setup({
+      'memory.history': () =>
+        historyFixture({
+          current: false,
+          valid_to: '2026-01-05T09:00:00.000Z',
+          superseded_by: [
+            { id: other, title: 'Deploys go through the pipeline', at: '2026-01-05T10:00:00.000Z' },
+          ],
+          conflicts: [conflict, open],
+          timeline: [
+            { at: '2026-01-01T09:00:00Z', kind: 'created', text: 'written' },
+            {
+              at: '2026-01-02T09:00:00Z',
+              kind: 'edited',
+              text: 'version 2 (by mcp:cursor)',
+              version: 2,
+            },
+            {
+              at: '2026-01-04T09:00:00Z',
+              kind: 'conflict',
+              text: 'seems to contradict “Deploys go through the pipeline”',
+              ref: C1,
+            },
+            { at: '2026-01-05T09:00:00Z', kind: 'valid-to', text: 'stopped holding' },
+            {
+              at: '2026-01-05T10:00:00Z',
+              kind: 'superseded',
+              text: 'replaced by “Deploys go through the pipeline”',
+              ref: other,
+            },
+            {
+              at: '2026-01-05T10:00:00Z',
+              kind: 'resolved',
+              text: 'decided by ui: one replaces the other',
+              ref: C1,
+            },
+          ],
+        }),
+    });
+    await heading();
+    const history = await screen.findByRole('region', { name: 'History' });
+    const holds = within(history).getByTestId('memory-holds');
+    expect(holds.textContent).toMatch(/no longer holds/);
+    expect(holds.textContent).toMatch(/Held until/);
+    expect(
+      within(history)
+        .getAllByRole('link', { name: 'Deploys go through the pipeline' })[0]
+        ?.getAttribute('href'),
+    ).toBe(`#/memories/${other}`);
+    expect(within(history).getByText('Superseded by')).toBeTruthy();
+
+    // Its conflicts, each with its state; the open one links to resolving it.
+    const conflicts = within(history).getByRole('list', { name: 'Conflicts it took part in' });
+    const items = within(conflicts).getAllByRole('listitem');
+    expect(items[0]?.textContent).toMatch(/superseded/);
+    expect(
+      within(items[0]!)
+        .getByRole('link', { name: /See the decision/ })
+        .getAttribute('href'),
+    ).toBe(`#/conflicts/${C1}?tab=resolved`);
+    expect(items[1]?.textContent).toMatch(/open/);
+    expect(
+      within(items[1]!)
+        .getByRole('link', { name: /Resolve/ })
+        .getAttribute('href'),
+    ).toBe(`#/conflicts/${C2}`);
+
+    // The timeline: each kind named, refs linking to the memory or the conflict.
+    const timeline = within(history).getByRole('list', { name: 'History, oldest first' });
+    const events = within(timeline).getAllByRole('listitem');
+    expect(events.map((e) => e.getAttribute('data-kind'))).toEqual([
+      'created',
+      'edited',
+      'conflict',
+      'valid-to',
+      'superseded',
+      'resolved',
+    ]);
+    expect(events[4]?.textContent).toMatch(
+      /^.*Superseded replaced by “Deploys go through the pipeline”/,
+    );
+    expect(within(events[4]!).getByRole('link', { name: 'open it' }).getAttribute('href')).toBe(
+      `#/memories/${other}`,
+    );
+    expect(
+      within(events[2]!).getByRole('link', { name: 'see the conflict' }).getAttribute('href'),
+    ).toBe(`#/conflicts/${C1}?tab=resolved`);
+    expect(events[3]?.textContent).toMatch(/Stopped holding/);
+    // The kind says it all: "Written", not "Written written".
+    expect(events[0]?.querySelector('.mem-tl-text')).toBeNull();
+    expect(events[0]?.textContent?.trim()).toMatch(/Written$/);
+    // The versions are still there, below, as before.
+    expect(within(history).getByRole('list', { name: 'Versions, newest first' })).toBeTruthy();
+  });
+
+  it('history: an edit on the timeline opens its diff in the versions', async () => {
+    const user = userEvent.setup();
+    setup(
+      {
+        'memory.history': () =>
+          historyFixture({
+            versions: [
+              {
+                version: 2,
+                title: 'Deploys go through ops/deploy.sh',
+                content: 'Production deploys run the script from main.',
+                kind: 'procedural',
+                tags: ['deploy'],
+                changed_at: '2026-01-02T12:00:00Z',
+                actor: 'ui',
+              },
+              ...historyFixture().versions,
+            ],
+            timeline: [
+              { at: '2026-01-01T09:00:00Z', kind: 'created', text: 'written' },
+              {
+                at: '2026-01-02T09:00:00Z',
+                kind: 'edited',
+                text: 'version 2 (by mcp:cursor)',
+                version: 2,
+              },
+              { at: '2026-01-02T12:00:00Z', kind: 'edited', text: 'version 3 (by ui)', version: 3 },
+            ],
+          }),
+      },
+      { version: 3 },
+    );
+    await heading();
+    const history = await screen.findByRole('region', { name: 'History' });
+    expect(within(history).getByTestId('memory-holds').textContent).toMatch(/holds now/);
+    // The newest earlier version is compared by default …
+    expect(screen.getByText(/Changes from/).textContent).toMatch(/v2 to v3/);
+    // … and an edit of the timeline picks the version it replaced.
+    await user.click(
+      within(history).getByRole('button', { name: 'compare v1 with the current text' }),
+    );
+    expect(screen.getByText(/Changes from/).textContent).toMatch(/v1 to v3/);
+  });
+
+  it('history: says when its validity ended, with nothing replacing it', async () => {
+    setup({
+      'memory.history': () =>
+        historyFixture({
+          current: false,
+          valid_from: '2025-01-01T00:00:00.000Z',
+          valid_to: '2026-01-05T09:00:00.000Z',
+        }),
+    });
+    await heading();
+    const holds = await screen.findByTestId('memory-holds');
+    expect(holds.textContent).toMatch(/no longer holds/);
+    expect(holds.textContent).toMatch(/Its validity ended .*2026/);
+    expect(holds.textContent).toMatch(/Held from .* until /);
+  });
+
+  it('history: follows a decision on one of its conflicts, not on others', async () => {
+    let state: 'open' | 'dismissed' = 'open';
+    const conflict = () =>
+      conflictFixture({
+        id: C1,
+        older: { ...conflictFixture().older, id: ID },
+        state,
+        ...(state === 'dismissed'
+          ? {
+              current: null,
+              resolution: {
+                kind: 'dismiss' as const,
+                by: 'mcp:cursor',
+                decided_at: '2026-01-05T10:00:00.000Z',
+              },
+            }
+          : {}),
+      });
+    const { client } = setup({
+      'memory.history': () => historyFixture({ conflicts: [conflict()] }),
+    });
+    await heading();
+    const list = await screen.findByRole('list', { name: 'Conflicts it took part in' });
+    expect(within(list).getByRole('link', { name: /Resolve/ })).toBeTruthy();
+    const calls = () => client.callsOf('memory.history').length;
+    const before = calls();
+    act(() =>
+      client.emit('conflict.changed', {
+        store: 'default',
+        ids: [C2],
+        change: 'resolved',
+        actor: 'ui',
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls()).toBe(before);
+    state = 'dismissed';
+    act(() =>
+      client.emit('conflict.changed', {
+        store: 'default',
+        ids: [C1],
+        change: 'resolved',
+        actor: 'mcp:cursor',
+      }),
+    );
+    await within(list).findByRole('link', { name: /See the decision/ });
+    expect(list.textContent).toMatch(/not a conflict/);
   });
 });

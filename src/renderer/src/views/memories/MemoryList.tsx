@@ -128,6 +128,22 @@ const Row = memo(function Row({
             {row.title}
           </a>
           {row.deleted ? <span className="mem-flag mem-flag-deleted">forgotten</span> : null}
+          {row.conflicts.length ? (
+            <span
+              className="mem-flag mem-flag-conflict"
+              title={row.conflicts
+                .map(
+                  (c) =>
+                    `Conflicts with …${c.id.slice(-8)}; current: ${c.current === row.id ? 'this one' : 'the other'}`,
+                )
+                .join('\n')}
+            >
+              <Icon name="conflicts" size={11} />
+              {row.conflicts.some((c) => c.current !== row.id)
+                ? 'conflict · not current'
+                : 'conflict'}
+            </span>
+          ) : null}
         </span>
         <span className="mem-row-preview truncate">
           {row.speaker || row.occurred_at ? (

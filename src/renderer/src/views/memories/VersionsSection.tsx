@@ -1,7 +1,9 @@
-// A memory's versions: the current one and every earlier one (who changed it, when),
-// a diff of any earlier version against the current one, and restoring it — which adds
-// a new version with the old text, so a restore is itself undoable.
-import { useState } from 'react';
+// A memory's history: whether it holds now, what replaced it, its conflicts and its
+// timeline (HistoryTimeline), then its versions — the current one and every earlier one
+// (who changed it, when), a diff of any earlier version against the current one, and
+// restoring it, which adds a new version with the old text, so a restore is itself
+// undoable. An edit on the timeline opens its diff here.
+import { useRef, useState } from 'react';
 import type { HistoryResult, MemoryView } from '../../../../shared/api';
 import { Button } from '../../components/Button';
 import { ErrorState } from '../../components/ErrorState';
@@ -10,6 +12,7 @@ import { useEngineClient } from '../../lib/engineContext';
 import { toLociError } from '../../lib/useEngineQuery';
 import { useUiStore } from '../../stores/uiStore';
 import type { LociError } from '../../../../shared/errors';
+import { HistoryTimeline } from './HistoryTimeline';
 import { VersionDiff, type DiffMode } from './VersionDiff';
 
 export function VersionsSection({
@@ -28,6 +31,7 @@ export function VersionsSection({
   const [picked, setPicked] = useState<number | null>(null);
   const [mode, setMode] = useState<DiffMode>('words');
   const [busy, setBusy] = useState(false);
+  const compareRef = useRef<HTMLDivElement>(null);
   const earlier = history?.versions ?? [];
   // The newest earlier version is compared by default: the last change is what one
   // usually wants to see.
@@ -77,18 +81,33 @@ export function VersionsSection({
   };
 
   return (
-    <section className="mem-section" aria-labelledby="mem-versions">
-      <h3 id="mem-versions" className="mem-section-title">
-        Versions
+    <section className="mem-section" aria-labelledby="mem-history">
+      <h3 id="mem-history" className="mem-section-title">
+        History
       </h3>
       {historyError && !history ? (
         <ErrorState
           compact
-          title="Could not load the versions"
+          title="Could not load the history"
           error={historyError}
           onRetry={onReload}
         />
       ) : null}
+      {history ? (
+        <HistoryTimeline
+          memory={memory}
+          history={history}
+          onCompare={(version) => {
+            setPicked(version);
+            requestAnimationFrame(() =>
+              compareRef.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' }),
+            );
+          }}
+        />
+      ) : null}
+      <h4 id="mem-versions" className="mem-subtitle">
+        Versions
+      </h4>
       <ol className="mem-versions" aria-label="Versions, newest first">
         <li className="mem-version is-current">
           <span className="mem-version-no">v{memory.version}</span>
@@ -118,7 +137,7 @@ export function VersionsSection({
         <p className="muted">No earlier versions: it has not been changed since it was written.</p>
       ) : null}
       {chosen ? (
-        <div className="mem-compare">
+        <div className="mem-compare" ref={compareRef}>
           <div className="mem-compare-head">
             <span>
               Changes from <strong>v{chosen.version}</strong> to <strong>v{memory.version}</strong>{' '}

@@ -1,7 +1,7 @@
 // What the Memories view works with: one row shape for both the paged list (memory.list)
 // and search (memory.recall), the filters and how they become each method's arguments.
 // The contract's limits and link types come from src/shared/constants.ts (no zod).
-import type { MemorySummary, RecallHit } from '../../../../shared/api';
+import type { ConflictMark, MemorySummary, RecallHit } from '../../../../shared/api';
 import { LIMITS, LINK_TYPES } from '../../../../shared/constants';
 import type { LinkType, ListArgs, MemoryKind, RecallArgs } from '../../../../shared/schemas';
 
@@ -49,6 +49,8 @@ export interface MemoryRow {
   /** Conversation turns: who said it and when it happened (null when not recorded). */
   speaker: string | null;
   occurred_at: string | null;
+  /** Search rows: the open contradictions recall reported (empty for list rows). */
+  conflicts: ConflictMark[];
 }
 
 export function rowFromSummary(m: MemorySummary): MemoryRow {
@@ -69,6 +71,7 @@ export function rowFromSummary(m: MemorySummary): MemoryRow {
     why: null,
     speaker: m.speaker,
     occurred_at: m.occurred_at,
+    conflicts: [],
   };
 }
 
@@ -90,12 +93,15 @@ export function rowFromHit(h: RecallHit): MemoryRow {
     why: h.why,
     speaker: h.speaker ?? null,
     occurred_at: h.occurred_at ?? null,
+    conflicts: h.conflicts_with ?? [],
   };
 }
 
 export type TrustFilter = 'any' | 'trusted' | 'quarantined';
 export type PinnedFilter = 'any' | 'pinned' | 'unpinned';
 export type DeletedFilter = 'exclude' | 'include' | 'only';
+/** Which memories: every one, only what holds now, or what held at a time. */
+export type AsOfFilter = 'all' | 'now' | 'date';
 export type SortOrder =
   'created-desc' | 'created-asc' | 'updated-desc' | 'occurred-asc' | 'occurred-desc';
 
@@ -116,6 +122,10 @@ export interface Filters {
   after: string;
   /** '' or a day (YYYY-MM-DD): happened on or before it. */
   before: string;
+  /** Every memory (default), only what holds now, or what held at the end of `asOfDate`. */
+  asOf: AsOfFilter;
+  /** '' or a day (YYYY-MM-DD), for `asOf: 'date'`. */
+  asOfDate: string;
   sort: SortOrder;
 }
 
@@ -132,6 +142,8 @@ export const DEFAULT_FILTERS: Filters = {
   speaker: '',
   after: '',
   before: '',
+  asOf: 'all',
+  asOfDate: '',
   sort: 'created-desc',
 };
 
@@ -147,8 +159,20 @@ export function activeFilterCount(f: Filters): number {
     (f.atRisk ? 1 : 0) +
     (f.session ? 1 : 0) +
     (f.speaker ? 1 : 0) +
-    (f.after || f.before ? 1 : 0)
+    (f.after || f.before ? 1 : 0) +
+    (f.asOf !== 'all' ? 1 : 0)
   );
+}
+
+/**
+ * The `as_of` the filters ask for: 'now', the end of the chosen day (local time) as an
+ * instant, or nothing (every memory; also while "as of" has no valid day yet).
+ */
+export function asOfArg(f: Pick<Filters, 'asOf' | 'asOfDate'>): 'now' | string | undefined {
+  if (f.asOf === 'now') return 'now';
+  if (f.asOf !== 'date' || !/^\d{4}-\d{2}-\d{2}$/.test(f.asOfDate)) return undefined;
+  const end = new Date(`${f.asOfDate}T23:59:59.999`);
+  return Number.isNaN(end.getTime()) ? undefined : end.toISOString();
 }
 
 const DAY_MS = 86_400_000;
@@ -184,6 +208,7 @@ export function listArgs(f: Filters, store: string | null): ListArgs {
       'occurred-desc': ['occurred', 'desc'],
     } as const
   )[f.sort];
+  const asOf = asOfArg(f);
   return {
     ...(store ? { store } : {}),
     ...(f.kinds.length ? { kinds: f.kinds } : {}),
@@ -194,6 +219,7 @@ export function listArgs(f: Filters, store: string | null): ListArgs {
     deleted: f.deleted,
     ...(f.atRisk ? { at_risk: true } : {}),
     ...conversationArgs(f),
+    ...(asOf ? { as_of: asOf } : {}),
     order,
     direction,
   };
@@ -201,6 +227,7 @@ export function listArgs(f: Filters, store: string | null): ListArgs {
 
 /** memory.recall arguments for a search under the filters recall understands. */
 export function recallArgs(query: string, f: Filters, store: string | null): RecallArgs {
+  const asOf = asOfArg(f);
   return {
     ...(store ? { store } : {}),
     query: query.slice(0, QUERY_MAX_CHARS),
@@ -212,6 +239,10 @@ export function recallArgs(query: string, f: Filters, store: string | null): Rec
     ...(f.tags.length ? { tags: f.tags } : {}),
     ...conversationArgs(f),
     include_quarantined: f.trust !== 'trusted',
+    // Every memory, as the list shows them: superseded ones too (recall hides them by
+    // default, which is what "true now" wants); "as of" a day: what held then.
+    ...(f.asOf === 'all' ? { history: true } : {}),
+    ...(asOf && asOf !== 'now' ? { as_of: asOf } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
-// The open memory: its full view (forgotten ones too), its earlier versions and the
-// memories its links lead to, each reloaded when an engine event names this memory —
-// not on every change in the store, which an agent writing busily would make constant.
+// The open memory: its full view (forgotten ones too), its history (versions, validity,
+// conflicts) and the memories its links lead to, each reloaded when an engine event names
+// this memory or one of its conflicts — not on every change in the store, which an agent
+// writing busily would make constant.
 import type { EventMap } from '../../../../shared/events';
 import { useEngineEvent } from '../../lib/useEngineEvent';
 import { useEngineQuery } from '../../lib/useEngineQuery';
@@ -33,6 +34,13 @@ export function useMemoryDetail(id: string, store: string | null) {
         neighbors.reload();
       }
     }
+  });
+  // A conflict found, decided or reopened may be one of its own (a dismissal changes no
+  // memory, so no memory.changed says it): its history follows. They are rare.
+  useEngineEvent('conflict.changed', (payload) => {
+    if (!ours(payload)) return;
+    const known = history.data?.conflicts?.some((c) => payload.ids.includes(c.id)) ?? false;
+    if (known || payload.change === 'detected') history.reload();
   });
   useEngineEvent('link.changed', (payload) => {
     if (!ours(payload) || (payload.from !== id && payload.to !== id)) return;

@@ -198,10 +198,15 @@ export function useSearchSource(
           if (id !== seq.current) return;
           // The engine explains a weaker answer in its own words; say it once.
           const notes = result.degraded.length
-            ? result.degraded
+            ? [...result.degraded]
             : result.semantic === 'off'
               ? ['matching words only (no embedding model)']
               : [];
+          const hidden = result.hidden_versions ?? 0;
+          if (hidden)
+            notes.push(
+              `${hidden} older version${hidden === 1 ? '' : 's'} hidden (superseded; “All memories” shows ${hidden === 1 ? 'it' : 'them'})`,
+            );
           setState({
             key,
             rows: result.results.map(rowFromHit).filter((row) => keepHit(row, filters)),

@@ -7,6 +7,7 @@ import type { RecallHit } from '../../../../shared/api';
 import { KindBadge } from '../../components/KindBadge';
 import { formatScore } from '../../lib/format';
 import { routeHref } from '../../lib/router';
+import { ConflictWith } from '../conflicts/ConflictWith';
 import { breakdownRows, contributionsOf } from './scoring';
 import './hits.css';
 
@@ -55,6 +56,7 @@ export function HitCard({
   onFocusHit,
   muted = false,
   actions,
+  titles,
 }: {
   hit: HitLike;
   rank: number;
@@ -63,6 +65,8 @@ export function HitCard({
   muted?: boolean;
   /** Controls under the head (the Activity view's "this one was wrong"). */
   actions?: ReactNode;
+  /** Titles of the answer's other memories, by id (to name what a result conflicts with). */
+  titles?: ReadonlyMap<string, string>;
 }) {
   const [expanded, setExpanded] = useState(false);
   const long = hit.content.length > LONG;
@@ -111,6 +115,7 @@ export function HitCard({
         </p>
       ) : null}
       {actions ? <div className="rl-hit-actions">{actions}</div> : null}
+      <ConflictWith selfId={hit.id} marks={hit.conflicts_with} {...(titles ? { titles } : {})} />
       <p className="rl-hit-why">{hit.why}</p>
       <p className={long && !expanded ? 'rl-hit-content is-clamped' : 'rl-hit-content'}>
         {hit.content}
