@@ -125,6 +125,50 @@ describe('loci (in-process)', () => {
     expect((await cli(home, ['get', id])).code).toBe(EXIT_CODES['not-found']);
   });
 
+  it('shows conflicts side by side, resolves and undoes them, verifies claims, and lists what holds', async () => {
+    await json(['remember', 'The billing service listens on port 8080.']);
+    const said = await cli(home, ['remember', 'The billing service listens on port 9090.']);
+    expect(said.stdout).toMatch(/Seems to contradict [0-9A-Z]{26}: `loci conflicts`/);
+    const list = await json(['conflicts']);
+    expect(list.open).toBe(1);
+    const id = list.conflicts[0].id as string;
+    const human = await cli(home, ['conflicts']);
+    expect(human.stdout).toMatch(/contradiction, confidence 0\.\d+, open {2}differs: 8080 → 9090/);
+    expect(human.stdout).toMatch(/newer [0-9A-Z]{26} \(current\)/);
+
+    const wrong = await cli(home, ['resolve', id]);
+    expect(wrong.code).toBe(EXIT_CODES['invalid-args']);
+    expect(wrong.stderr).toMatch(/exactly one of --supersede, --scope, --dismiss or --undo/);
+    const badScope = await cli(home, ['resolve', id, '--scope', 'staging']);
+    expect(badScope.stderr).toMatch(/older=<context>,newer=<context>/);
+
+    const done = await json(['resolve', id, '--supersede', '--reason', 'moved']);
+    expect(done.resolved[0]).toMatchObject({
+      state: 'superseded',
+      resolution: { reason: 'moved' },
+    });
+    expect((await json(['list', '--as-of', 'now'])).items).toHaveLength(1);
+    expect((await json(['list'])).items).toHaveLength(2);
+    const history = await cli(home, ['history', done.resolved[0].older.id]);
+    expect(history.stdout).toMatch(/superseded by [0-9A-Z]{26}/);
+    expect(history.stdout).toMatch(/resolved/);
+
+    const verdict = await cli(home, ['verify', 'The billing service listens on port 8080']);
+    expect(verdict.stdout).toMatch(/^contradicted confidence 0\.\d+/);
+    expect((await json(['verify', 'Billing listens on port 9090'])).verdict).toBe('supported');
+
+    const undone = await cli(home, ['resolve', id, '--undo']);
+    expect(undone.stdout).toMatch(/Undone: conflict [0-9A-Z]{26} is open again/);
+    const scoped = await json(['resolve', id, '--scope', 'older=staging,newer=production']);
+    expect(scoped.resolved[0].resolution.contexts).toEqual({
+      older: 'staging',
+      newer: 'production',
+    });
+    expect((await json(['conflicts', '--all'])).conflicts[0].state).toBe('scoped');
+    const scan = await cli(home, ['conflicts', '--scan']);
+    expect(scan.stdout).toMatch(/memories compared, 0 new conflicts/);
+  });
+
   it('links memories and walks neighbours', async () => {
     const a = (await json(['remember', 'First linked memory text'])).id;
     const b = (await json(['remember', 'Second linked memory text'])).id;

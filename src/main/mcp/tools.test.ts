@@ -284,6 +284,67 @@ describe('MCP tool arguments', () => {
     }
   });
 
+  it('names a conflict on remember and recall, resolves and undoes it, and verifies claims', async () => {
+    const t = await openTestEngine();
+    try {
+      const client = await connectClient(t, 'cursor');
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const r = await client.callTool({ name, arguments: args });
+        return {
+          text: (r.content as { text: string }[])[0]!.text,
+          structured: r.structuredContent as Record<string, unknown>,
+          isError: r.isError,
+        };
+      };
+      await call('remember', { content: 'The billing service listens on port 8080.' });
+      const second = await call('remember', {
+        content: 'The billing service listens on port 9090.',
+      });
+      expect(second.text).toMatch(
+        /It seems to contradict \[[0-9A-Z]{26}\] \(conflict [0-9A-Z]{26}\)/,
+      );
+      const conflict = (second.structured.conflicts as { conflict: string }[])[0]!.conflict;
+
+      const recalled = await call('recall', { query: 'billing service port' });
+      expect(recalled.text).toMatch(
+        /conflicts with \[[0-9A-Z]{26}\] \(this one is current; conflict/,
+      );
+      const listed = await call('conflicts', {});
+      expect(listed.text).toMatch(/differs: 8080 → 9090/);
+
+      const verified = await call('verify', { claim: 'The billing service listens on port 9090' });
+      expect(verified.text).toMatch(/^SUPPORTED \(confidence 0\.\d+\)/);
+      const unknown = await call('verify', { claim: 'The billing service is written in Rust' });
+      expect(unknown.text).toMatch(/^UNKNOWN[\s\S]*say so rather than guess/);
+
+      const resolved = await call('resolve', {
+        ids: [conflict],
+        resolution: 'supersede',
+        reason: 'the user moved it',
+      });
+      expect(resolved.text).toMatch(/holds now; the other stopped holding at/);
+      expect((await call('recall', { query: 'billing service port' })).text).toMatch(
+        /1 older version hidden/,
+      );
+      const old = await call('verify', { claim: 'The billing service listens on port 8080' });
+      expect(old.text).toMatch(/^CONTRADICTED[\s\S]*it was true/);
+
+      expect(
+        (await call('resolve', { ids: [conflict], resolution: 'dismiss', undo: true })).text,
+      ).toMatch(/open again/);
+      const refused = await call('resolve', {
+        ids: [conflict, conflict],
+        resolution: 'dismiss',
+        undo: true,
+      });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toMatch(/undo takes exactly one conflict id/);
+      await client.close();
+    } finally {
+      await t.close();
+    }
+  });
+
   it('answers session_summary, errors and decisions from what sessions left', async () => {
     const t = await openTestEngine();
     try {

@@ -3,6 +3,7 @@
 // that seem to disagree, waiting for a decision) and `resolve` (the decision: one
 // replaces the other, both hold in their contexts, or not a conflict — and undo).
 import { z } from 'zod';
+import { LociError } from '../../shared/errors';
 import type { ConflictView, MethodResult } from '../../shared/api';
 import { fromContract, read, withStore, write, type ToolDefinition } from './toolKit';
 
@@ -100,7 +101,9 @@ export function truthTools(defaultStore?: string): ToolDefinition[] {
         const { store: _s, undo, ...rest } = a as Record<string, unknown> & { undo?: boolean };
         if (undo) {
           const ids = rest.ids as string[];
-          if (ids.length !== 1) throw new Error('undo takes exactly one conflict id');
+          if (ids.length !== 1) {
+            throw new LociError('invalid-args', 'undo takes exactly one conflict id in ids');
+          }
           const v = await client.call(
             'conflict.reopen',
             withStore(a, { id: ids[0] as string }, defaultStore),

@@ -227,9 +227,15 @@ export const CALIBRATION: Record<VerifyVerdict, { a: number; b: number }> = {
   unknown: { a: 15.76, b: -13.97 },
 };
 
+/**
+ * Never surer than this: forty labelled claims a class cannot tell 0.99 from 0.97 (the
+ * lower end of a 95 % interval for 40 of 40 is 0.91).
+ */
+export const CONFIDENCE_MAX = 0.97;
+
 export function calibrated(verdict: VerifyVerdict, score: number): number {
   const { a, b } = CALIBRATION[verdict];
-  return round(1 / (1 + Math.exp(-(a * score + b))));
+  return round(Math.min(CONFIDENCE_MAX, 1 / (1 + Math.exp(-(a * score + b)))));
 }
 
 /** Candidates looked at: recall's answer and its near misses, history included. */
