@@ -2,7 +2,9 @@
 // 10k and 100k memories: remember throughput (batched and one by one, each a durable
 // transaction) through the whole default write path (the recogniser kept up to date,
 // vectors embedded in the background with the hashing fallback), how long the vectors
-// take to catch up, lexical recall latency (BM25 tiers alone, p50/p95) and resident
+// take to catch up, how long the contradiction check of the batches takes after them
+// (and how many it recorded in a corpus that never contradicts on purpose), lexical
+// recall latency (BM25 tiers alone, p50/p95) and resident
 // memory. Full hybrid recall is `npm run bench:recall`.
 // Writes bench-results/core.json and prints a Markdown table for the README.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +36,10 @@ interface Row {
   batched_per_s: number;
   single_per_s: number | null;
   vectors_caught_up_s: number;
+  /** How long after the last write the contradiction check of the batches was done. */
+  conflicts_caught_up_s: number;
+  /** Conflicts it recorded in the synthetic corpus (its memories never contradict on purpose). */
+  conflicts: number;
   recall_p50_ms: number;
   recall_p95_ms: number;
   hit_rate: number;
@@ -94,6 +100,11 @@ for (const size of SIZES) {
   const tc = performance.now();
   await engine.semantic.idle();
   const catchUpS = Number(((performance.now() - tc) / 1000).toFixed(1));
+  // So is the contradiction check of the batches (a single write is checked before it
+  // answers, inside the timing above).
+  const tk = performance.now();
+  await engine.conflicts.idle();
+  const conflictsS = Number(((performance.now() - tk) / 1000).toFixed(1));
 
   // Lexical recall: warm up, then timed queries (each a real rehearsal, flushed in the
   // background).
@@ -119,6 +130,8 @@ for (const size of SIZES) {
     batched_per_s: batchedPerS,
     single_per_s: singlePerS,
     vectors_caught_up_s: catchUpS,
+    conflicts_caught_up_s: conflictsS,
+    conflicts: (await client.call('conflict.list', { limit: 1 })).open,
     recall_p50_ms: Number(pct(lat, 50).toFixed(2)),
     recall_p95_ms: Number(pct(lat, 95).toFixed(2)),
     hit_rate: Number((hits / QUERIES).toFixed(3)),
@@ -140,12 +153,12 @@ writeFileSync(
 );
 console.log(`\nmachine: ${machine}`);
 console.log(
-  '| memories | remember, batched (/s) | remember, one by one (/s) | vectors caught up (s) | lexical recall p50 (ms) | p95 (ms) | RSS (MB) | database (MB) |',
+  '| memories | remember, batched (/s) | remember, one by one (/s) | vectors caught up (s) | conflicts checked (s) | conflicts found | lexical recall p50 (ms) | p95 (ms) | RSS (MB) | database (MB) |',
 );
-console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(
-    `| ${r.size.toLocaleString('en')} | ${r.batched_per_s.toLocaleString('en')} | ${r.single_per_s?.toLocaleString('en') ?? '—'} | ${r.vectors_caught_up_s} | ${r.recall_p50_ms} | ${r.recall_p95_ms} | ${r.rss_mb} | ${r.db_mb} |`,
+    `| ${r.size.toLocaleString('en')} | ${r.batched_per_s.toLocaleString('en')} | ${r.single_per_s?.toLocaleString('en') ?? '—'} | ${r.vectors_caught_up_s} | ${r.conflicts_caught_up_s} | ${r.conflicts} | ${r.recall_p50_ms} | ${r.recall_p95_ms} | ${r.rss_mb} | ${r.db_mb} |`,
   );
 }
 console.log(

@@ -140,7 +140,7 @@ describe('resolving a conflict', () => {
     // While open, both are returned, marked, and the current one ranks first.
     expect(ids.indexOf(neu)).toBeLessThan(ids.indexOf(old));
     expect(before.results.find((h) => h.id === old)!.conflicts_with).toEqual([
-      { conflict: id, id: neu, current: neu },
+      { conflict: id, id: neu, title: 'The billing service moved to port 8081.', current: neu },
     ]);
 
     const r = await t.cli.call('conflict.resolve', {

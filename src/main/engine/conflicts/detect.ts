@@ -129,6 +129,10 @@ export function namingWords(text: string): Set<string> {
   for (const [i, w] of ws.entries()) {
     const lower = w.toLowerCase();
     if (STOP.has(lower) || CHANGE_WORDS.has(lower) || isNumber(w)) continue;
+    // A plain word or a unit ("MB") is no name; "Go" written as a name is one.
+    if (WEAK.has(lower) && !/^\p{Lu}\p{Ll}/u.test(w)) continue;
+    // A unit after a number ("25 MB", "03:00 UTC") measures; it names nothing.
+    if (isNumber(ws[i - 1] ?? '') || lower === 'utc') continue;
     // "since March", "in May 2025": when, not what.
     if (
       MONTHS.test(lower) &&
@@ -273,8 +277,9 @@ export function comparePair(olderText: string, newerText: string): PairCompariso
     const mb = namingWords(newer);
     const ra = rawSubjectWords(older);
     const rb = rawSubjectWords(newer);
-    const goneNames = [...ma].filter((w) => !mb.has(w) && !rb.has(w));
-    const newNames = [...mb].filter((w) => !ma.has(w) && !ra.has(w));
+    // A "name" the other says as a common word ("Notes" / "a note") is not replaced.
+    const goneNames = [...ma].filter((w) => !mb.has(w) && !rb.has(w) && !sb.has(stemmer(w)));
+    const newNames = [...mb].filter((w) => !ma.has(w) && !ra.has(w) && !sa.has(stemmer(w)));
     // Words that differ besides the names (a month is when, not what).
     const other = (own: Set<string>, theirs: Set<string>, names: Set<string>, stems: Set<string>) =>
       [...own].filter(
@@ -282,37 +287,37 @@ export function comparePair(olderText: string, newerText: string): PairCompariso
       );
     const goneOther = other(ra, rb, ma, sb);
     const newOther = other(rb, ra, mb, sa);
-    // One name in the place of one other (a name of several words is one: "Cloudflare
-    // Pages"; a month or a day said beside a name is when, not who): more than one gone
-    // or come is another sentence.
-    const named = (text: string, names: string[]) => {
+    // One name in the place of one other — a day for a day, or a name for a name
+    // ("Tuesday" is not replaced by "Item"); a name of several words is one ("Cloudflare
+    // Pages"): more than one gone or come is another sentence.
+    const isDay = (w: string) => DAYS.test(w);
+    const phrases = (text: string, names: string[]) => {
       const set = new Set(names);
-      let phrases = 0;
-      let days = 0;
+      let n = 0;
       let inPhrase = false;
       for (const w of words(text).map((x) => x.toLowerCase())) {
-        if (set.has(w) && !DAYS.test(w)) {
-          if (!inPhrase) phrases++;
-          inPhrase = true;
-        } else {
-          inPhrase = false;
-          if (set.has(w)) days++;
-        }
+        if (set.has(w) && !inPhrase) n++;
+        inPhrase = set.has(w);
       }
-      return phrases > 0 ? phrases : days;
+      return n;
     };
+    const days = [goneNames.filter(isDay), newNames.filter(isDay)] as const;
+    const names = [goneNames.filter((w) => !isDay(w)), newNames.filter((w) => !isDay(w))] as const;
+    const pair =
+      phrases(older, names[0]) === 1 && phrases(newer, names[1]) === 1
+        ? names
+        : days[0].length === 1 && days[1].length === 1
+          ? days
+          : null;
     // A capital that opens the text may only mark the sentence's start ("Notes from…"):
     // a name found there must replace the other with nothing else changed.
     const first = (text: string) => words(text)[0]?.toLowerCase();
     const atStart = goneNames.includes(first(older) ?? '') || newNames.includes(first(newer) ?? '');
     const rest = atStart ? 0 : 1;
-    if (
-      named(older, goneNames) === 1 &&
-      named(newer, newNames) === 1 &&
-      goneOther.length <= rest &&
-      newOther.length <= rest
-    ) {
-      spans.push({ kind: 'name', older: goneNames.join(', '), newer: newNames.join(', ') });
+    // Besides the names, one side may say one word more, but no word may be swapped for
+    // another ("is written in Go" / "is deployed with Helm" speak of two things).
+    if (pair && goneOther.length + newOther.length <= rest) {
+      spans.push({ kind: 'name', older: pair[0].join(', '), newer: pair[1].join(', ') });
     }
   }
 

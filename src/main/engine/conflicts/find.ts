@@ -2,8 +2,9 @@
 // existing memories — by words (BM25 over its subject words) and, when its vector is
 // there, by meaning — with the detector of detect.ts. Facts are short: a long memory (an
 // ingested chunk) is compared sentence by sentence, only with the sentences that share
-// its subject. Conversation turns and episodes are records of what happened, not claims
-// about what holds, and are left out; so are forgotten, quarantined and superseded ones.
+// its subject. Conversation turns and episodes are records of what happened, and schemas
+// summaries of other memories, not claims about what holds: they are left out; so are
+// forgotten, quarantined and superseded ones.
 // Two memories are compared only when the same readers see both (both shared, or both
 // private to the same owner).
 import { comparePair, SAME_SUBJECT, subjectWords } from './detect';
@@ -26,7 +27,7 @@ const SENTENCES_MAX = 60;
 /** An SQL condition on `alias`: a memory that can take part in a conflict. */
 export function eligible(alias = 'm'): string {
   return `${alias}.deleted_at IS NULL AND ${alias}.trust = 'trusted' AND ${alias}.session IS NULL
-    AND ${alias}.kind != 'episodic'
+    AND ${alias}.kind NOT IN ('episodic', 'schematic')
     AND NOT EXISTS (SELECT 1 FROM link sl JOIN memory sm ON sm.rid = sl.src
                      WHERE sl.dst = ${alias}.rid AND sl.type = 'supersedes' AND sm.deleted_at IS NULL)`;
 }

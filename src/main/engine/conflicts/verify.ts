@@ -222,9 +222,9 @@ export function judgeClaim(claim: string, memories: readonly JudgedMemory[]): Cl
  * calibration error).
  */
 export const CALIBRATION: Record<VerifyVerdict, { a: number; b: number }> = {
-  supported: { a: 21.19, b: -6.05 },
-  contradicted: { a: 11.25, b: -4.72 },
-  unknown: { a: 15.76, b: -13.97 },
+  supported: { a: 32.57, b: -9.48 },
+  contradicted: { a: 3.83, b: 6.26 },
+  unknown: { a: 16.61, b: -14.56 },
 };
 
 /**
