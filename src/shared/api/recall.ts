@@ -11,8 +11,8 @@ export interface RememberResult {
   quarantined: boolean;
   /**
    * Memories the new one seems to contradict (the same subject, other values), each a
-   * candidate for conflict.resolve. Present when a single remember found any; a batch's
-   * candidates are found in the background (`conflict.changed`).
+   * candidate for conflict.resolve. Present when a write of up to 8 memories found any;
+   * a larger batch's are found just after it, in the background (`conflict.changed`).
    */
   conflicts?: ConflictMark[];
 }

@@ -322,10 +322,11 @@ function requireConflict(store: OpenStore, actor: Actor, id: string): ConflictRo
     ...seen.params,
   ) as ConflictRow | undefined;
   if (!row) {
-    throw new LociError('not-found', `No conflict ${id} in store "${store.name}".`, {
-      id,
-      store: store.name,
-    });
+    throw new LociError(
+      'not-found',
+      `No conflict ${id} in store "${store.name}" (or one of its memories was forgotten: restore it to decide).`,
+      { id, store: store.name },
+    );
   }
   return row;
 }
