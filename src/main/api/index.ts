@@ -29,7 +29,8 @@ import { registerTranscriptHandlers } from './transcripts';
 export { HandlerRegistry } from './registry';
 
 export function createHandlers(engine: Engine): HandlerRegistry {
-  const registry = new HandlerRegistry();
+  // Background work (the contradiction check of batches) waits while calls are served.
+  const registry = new HandlerRegistry(engine.conflicts);
   registerMemoryHandlers(registry, engine);
   registerRecallHandlers(registry, engine);
   registerLinkHandlers(registry, engine);

@@ -18,8 +18,16 @@ export type Handler<M extends MethodName> = (
   ctx: CallContext,
 ) => Promise<MethodResult<M>> | MethodResult<M>;
 
+/** Told when a call starts and when it ends (the engine's background work gives way). */
+export interface CallObserver {
+  began(): void;
+  ended(): void;
+}
+
 export class HandlerRegistry {
   private readonly handlers = new Map<MethodName, Handler<MethodName>>();
+
+  constructor(private readonly observer?: CallObserver) {}
 
   register<M extends MethodName>(name: M, handler: Handler<M>): void {
     if (this.handlers.has(name)) throw new Error(`handler for ${name} registered twice`);
@@ -57,6 +65,7 @@ export class HandlerRegistry {
         })),
       });
     }
+    this.observer?.began();
     try {
       return await handler(parsed.data as ParsedArgs<MethodName>, ctx);
     } catch (err) {
@@ -68,6 +77,8 @@ export class HandlerRegistry {
       // Unexpected failures are reported once to the engine's log, never to the caller.
       process.emitWarning(`${method} failed: ${(err as Error)?.stack ?? String(err)}`);
       throw new LociError(data.code, data.message);
+    } finally {
+      this.observer?.ended();
     }
   }
 }

@@ -3,6 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openTestEngine, tempDir, type TestEngine } from '../../../../test/helpers/engine';
 import { stmt } from '../store/statements';
+import { neighbourQueries } from './find';
+import { BURST } from './service';
 
 let t: TestEngine;
 beforeEach(async () => {
@@ -81,6 +83,39 @@ describe('contradictions found on write', () => {
     expect(list.conflicts.map((c) => c.spans)).toEqual([
       [{ kind: 'opposite', older: 'allowed', newer: 'forbidden' }],
     ]);
+  });
+
+  it('in a burst of single writes, compares after the writes pause, and finds the same', async () => {
+    await remember('Deploys to production are allowed on Fridays.');
+    const answers = [];
+    // More than BURST single writes within a second: the later ones answer at once.
+    for (let i = 0; i < BURST + 5; i++)
+      answers.push(await remember(`Note ${i}: the cache ${i} is warm.`));
+    const late = await remember('Deploys to production are forbidden on Fridays.');
+    expect(late.conflicts).toBeUndefined();
+    expect(answers.slice(0, 5).every((a) => a.conflicts === undefined)).toBe(true);
+    await t.engine.conflicts.idle();
+    const list = await t.cli.call('conflict.list', {});
+    expect(list.conflicts.map((c) => [c.newer.id, c.spans])).toEqual([
+      [late.id, [{ kind: 'opposite', older: 'allowed', newer: 'forbidden' }]],
+    ]);
+  });
+
+  it('looks for neighbours by the rarest words of a fact, not its common ones', async () => {
+    // 60 memories share "service" and "team"; "ledger" and "retention" are rare.
+    await t.cli.call('memory.rememberMany', {
+      items: Array.from({ length: 60 }, (_, i) => ({
+        content: `The service ${i} of the team is documented.`,
+      })),
+    });
+    await remember('The ledger retention of the service team is 30 days.');
+    const neu = await remember('The ledger retention of the service team is 90 days.');
+    expect(neu.conflicts).toHaveLength(1);
+    const store = await t.engine.store(undefined);
+    const queries = neighbourQueries(store, 'The ledger retention of the service team is 90 days.');
+    expect(queries[0]).toBe('"ledger" AND "retention"');
+    // Then any of the rare ones, rarest first (in a store this small, the common ones too).
+    expect(queries[1]).toMatch(/^"ledger" OR "retention" OR /);
   });
 
   it('goes through the backlog with conflict.scan, with progress', async () => {

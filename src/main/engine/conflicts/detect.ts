@@ -9,6 +9,18 @@
 
 import { stemmer } from 'stemmer';
 
+/** Stems seen lately: a store's words repeat, and stemming is most of a comparison's cost. */
+const stems = new Map<string, string>();
+export function stem(word: string): string {
+  let s = stems.get(word);
+  if (s === undefined) {
+    if (stems.size >= 50_000) stems.clear();
+    s = stemmer(word);
+    stems.set(word, s);
+  }
+  return s;
+}
+
 export type PairRelation = 'contradicting' | 'updating' | 'compatible' | 'unrelated';
 
 export interface ConflictSpan {
@@ -105,7 +117,7 @@ export function rawSubjectWords(text: string): Set<string> {
 }
 /** Subject words, stemmed ("uploads" and "upload", "limited" and "limit" are one). */
 export function subjectWords(text: string): Set<string> {
-  return new Set([...rawSubjectWords(text)].map((w) => stemmer(w)));
+  return new Set([...rawSubjectWords(text)].map((w) => stem(w)));
 }
 /** Phrases said two ways, said one way before comparing. */
 const SAME_AS: [RegExp, string][] = [
@@ -192,12 +204,16 @@ export function numbers(text: string): { value: string; unit: string }[] {
   return out;
 }
 
-function overlap(a: Set<string>, b: Set<string>): number {
+/** Share of the smaller set's subject words the other holds too. */
+export function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 || b.size === 0) return 0;
   let inter = 0;
   for (const w of a) if (b.has(w)) inter++;
   return inter / Math.min(a.size, b.size);
 }
+
+/** Words swapped for others, on each side, that make two records rather than one fact. */
+const SWAPPED_MAX = 4;
 
 /** Below this share of subject words in common the two speak of different things. */
 export const SAME_SUBJECT = 0.5;
@@ -223,6 +239,19 @@ export function comparePair(olderText: string, newerText: string): PairCompariso
     [...labelsA].some(([noun, item]) => labelsB.has(noun) && labelsB.get(noun) !== item)
   ) {
     return { relation: 'unrelated', confidence: 0, subject, spans: [] };
+  }
+  // Many words swapped for others besides the values — another service, another path,
+  // another reason — make two records of one kind ("the search service moves to
+  // Kubernetes because…" / "the billing service moves to nginx because…"), not one fact
+  // told twice, however much of the wording they share.
+  {
+    const ra = rawSubjectWords(older);
+    const rb = rawSubjectWords(newer);
+    const swappedA = [...ra].filter((w) => !rb.has(w) && !sb.has(stem(w))).length;
+    const swappedB = [...rb].filter((w) => !ra.has(w) && !sa.has(stem(w))).length;
+    if (Math.min(swappedA, swappedB) >= SWAPPED_MAX) {
+      return { relation: 'unrelated', confidence: 0, subject, spans: [] };
+    }
   }
   const spans: ConflictSpan[] = [];
 
@@ -278,12 +307,12 @@ export function comparePair(olderText: string, newerText: string): PairCompariso
     const ra = rawSubjectWords(older);
     const rb = rawSubjectWords(newer);
     // A "name" the other says as a common word ("Notes" / "a note") is not replaced.
-    const goneNames = [...ma].filter((w) => !mb.has(w) && !rb.has(w) && !sb.has(stemmer(w)));
-    const newNames = [...mb].filter((w) => !ma.has(w) && !ra.has(w) && !sa.has(stemmer(w)));
+    const goneNames = [...ma].filter((w) => !mb.has(w) && !rb.has(w) && !sb.has(stem(w)));
+    const newNames = [...mb].filter((w) => !ma.has(w) && !ra.has(w) && !sa.has(stem(w)));
     // Words that differ besides the names (a month is when, not what).
     const other = (own: Set<string>, theirs: Set<string>, names: Set<string>, stems: Set<string>) =>
       [...own].filter(
-        (w) => !theirs.has(w) && !names.has(w) && !stems.has(stemmer(w)) && !MONTHS.test(w),
+        (w) => !theirs.has(w) && !names.has(w) && !stems.has(stem(w)) && !MONTHS.test(w),
       );
     const goneOther = other(ra, rb, ma, sb);
     const newOther = other(rb, ra, mb, sa);
@@ -353,7 +382,7 @@ export function comparePair(olderText: string, newerText: string): PairCompariso
   if (spans.length > 0 && spans.every((x) => x.kind === 'number' || x.kind === 'negation')) {
     const head = (text: string, own: Set<string>) =>
       words(text)
-        .map((w) => stemmer(w.toLowerCase()))
+        .map((w) => stem(w.toLowerCase()))
         .find((w) => own.has(w));
     const ha = head(older, sa);
     const hb = head(newer, sb);

@@ -7,7 +7,15 @@
 // forgotten, quarantined and superseded ones.
 // Two memories are compared only when the same readers see both (both shared, or both
 // private to the same owner).
-import { comparePair, SAME_SUBJECT, subjectWords } from './detect';
+import {
+  comparePair,
+  overlap,
+  rawSubjectWords,
+  SAME_SUBJECT,
+  sayOneWay,
+  stem,
+  subjectWords,
+} from './detect';
 import { startOf, type Candidate } from './store';
 import type { MemoryRow } from '../memory/model';
 import type { OpenStore } from '../store/registry';
@@ -73,6 +81,106 @@ export interface FindOptions {
   minConfidence?: number | undefined;
 }
 
+/**
+ * The word queries that find a memory's neighbours, the narrowest first. Facts that
+ * disagree share most of their subject words, so the rarest of them find the neighbours:
+ * first those holding all of the few rarest (as many as keep the expected matches small),
+ * then those holding any of the rare ones (while their postings stay under a budget).
+ * How rare a word is comes from the full-text index (and is remembered a while), so a
+ * query never ranks thousands of rows of common words, however large the store.
+ */
+export function neighbourQueries(store: OpenStore, text: string): string[] {
+  const total = Math.max(1, memoryCount(store));
+  const ranked: { raw: string; df: number }[] = [];
+  const seen = new Set<string>();
+  for (const raw of rawSubjectWords(text)) {
+    // Words the index keeps as one token; a path or a hyphenated word is several.
+    if (raw.length < 2 || !/^[\p{L}\p{N}]+$/u.test(raw)) continue;
+    const key = stem(raw.normalize('NFD').replace(/\p{M}/gu, ''));
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const df = docFrequency(store, key);
+    // Only this memory holds it (or the index spells it otherwise): it finds no neighbour.
+    if (df > 1) ranked.push({ raw, df });
+  }
+  if (ranked.length === 0) return [];
+  ranked.sort((a, b) => a.df - b.df);
+  const quote = (w: string) => `"${w.replace(/"/g, '""')}"`;
+  const queries: string[] = [];
+  // All of the rarest: words added while more than EXPECTED rows would still match.
+  const all: string[] = [];
+  let expected = total;
+  for (const { raw, df } of ranked) {
+    if (all.length >= 2 && expected <= EXPECTED) break;
+    if (all.length >= 6) break;
+    all.push(quote(raw));
+    expected *= df / total;
+  }
+  if (all.length > 1) queries.push(all.join(' AND '));
+  // Any of the rare ones, while their postings stay under the budget.
+  const any: string[] = [];
+  let postings = 0;
+  for (const { raw, df } of ranked) {
+    if (any.length >= 12 || postings + df > POSTINGS_BUDGET) break;
+    any.push(quote(raw));
+    postings += df;
+  }
+  if (any.length) queries.push(any.join(' OR '));
+  return queries;
+}
+
+/** Rows expected to hold all the words of the narrow query: few enough to rank. */
+const EXPECTED = 40;
+/** Index entries the wide query may read: a store's common words are left out. */
+const POSTINGS_BUDGET = 1_000;
+/** A word held by this many memories has its count remembered (it moves slowly)… */
+const DF_CACHED = 32;
+/** …for this long. */
+const DF_TTL_MS = 60_000;
+
+const frequencies = new WeakMap<
+  OpenStore['db'],
+  { at: number; count: number; df: Map<string, number> }
+>();
+
+function cacheOf(store: OpenStore) {
+  const now = Date.now();
+  let c = frequencies.get(store.db);
+  if (!c || now - c.at > DF_TTL_MS || c.df.size > 20_000) {
+    store.db.exec(
+      `CREATE VIRTUAL TABLE IF NOT EXISTS temp.loci_fts_terms USING fts5vocab(main, 'memory_fts', 'row')`,
+    );
+    c = {
+      at: now,
+      count: stmt(store.db, 'SELECT COUNT(*) FROM memory WHERE deleted_at IS NULL')
+        .pluck()
+        .get() as number,
+      df: new Map(),
+    };
+    frequencies.set(store.db, c);
+  }
+  return c;
+}
+
+function memoryCount(store: OpenStore): number {
+  return cacheOf(store).count;
+}
+
+/** How many memories hold a (stemmed) word, from the index's vocabulary. */
+function docFrequency(store: OpenStore, key: string): number {
+  const c = cacheOf(store);
+  let df = c.df.get(key);
+  if (df === undefined) {
+    df =
+      (stmt(store.db, 'SELECT doc FROM temp.loci_fts_terms WHERE term = ?').pluck().get(key) as
+        number | undefined) ?? 0;
+    // A rare word's count moves with the next write that holds it (the one a conflict is
+    // about): only a common word's is kept.
+    if (df >= DF_CACHED) c.df.set(key, df);
+  }
+  return df;
+}
+
 /** The candidates for one memory against what the store holds. */
 export function candidatesFor(
   store: OpenStore,
@@ -81,20 +189,24 @@ export function candidatesFor(
 ): Candidate[] {
   const subject = [...subjectWords(fact.content)].filter((w) => w.length > 1);
   if (subject.length === 0) return [];
-  // The longest subject words first: the rarer, the better a neighbour query.
-  const terms = subject.sort((a, b) => b.length - a.length).slice(0, 12);
-  const match = terms.map((w) => `"${w.replace(/"/g, '""')}"`).join(' OR ');
   const same =
     fact.visibility === 'shared'
       ? `m.visibility = 'shared'`
       : `m.visibility = 'private' AND m.owner IS ?`;
   const sameParams = fact.visibility === 'shared' ? [] : [fact.owner];
-  const byWords = stmt(
-    store.db,
-    `SELECT ${FACT_COLUMNS} FROM memory_fts f JOIN memory m ON m.rid = f.rowid
-      WHERE memory_fts MATCH ? AND m.rid != ? AND ${same} AND ${eligible()}
-      ORDER BY bm25(memory_fts) LIMIT ?`,
-  ).all(match, fact.rid, ...sameParams, NEAREST) as FactRow[];
+  const byWords: FactRow[] = [];
+  for (const match of neighbourQueries(store, fact.content)) {
+    const rows = stmt(
+      store.db,
+      `SELECT ${FACT_COLUMNS} FROM memory m
+        WHERE m.rid IN (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rank LIMIT ?)
+          AND m.rid != ? AND ${same} AND ${eligible()}`,
+    ).all(match, NEAREST * 2, fact.rid, ...sameParams) as FactRow[];
+    for (const r of rows) {
+      if (byWords.length < NEAREST && !byWords.some((b) => b.rid === r.rid)) byWords.push(r);
+    }
+    if (byWords.length >= NEAREST) break;
+  }
   const seen = new Set(byWords.map((r) => r.rid));
   const meaning = (opts.nearByMeaning?.(fact.rid, NEAREST) ?? []).filter(
     (rid) => rid !== fact.rid && !seen.has(rid),
@@ -108,6 +220,9 @@ export function candidatesFor(
     : [];
 
   const mine = new Set(subject);
+  // What comparePair would find first, found once: a text that shares too few subject
+  // words is passed over before the whole comparison.
+  const factSubject = subjectWords(sayOneWay(fact.content));
   const found: Candidate[] = [];
   for (const other of [...byWords, ...byMeaning]) {
     // The one that began to hold first is the older, whichever was written first.
@@ -126,6 +241,7 @@ export function candidatesFor(
             .slice(0, SENTENCES_MAX);
     let best: Candidate | null = null;
     for (const text of texts) {
+      if (overlap(factSubject, subjectWords(sayOneWay(text))) < SAME_SUBJECT) continue;
       const cmp = factFirst ? comparePair(fact.content, text) : comparePair(text, fact.content);
       if (cmp.relation !== 'contradicting' && cmp.relation !== 'updating') continue;
       if (cmp.subject < SAME_SUBJECT || cmp.confidence < (opts.minConfidence ?? MIN_CONFIDENCE))

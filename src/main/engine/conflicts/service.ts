@@ -1,7 +1,9 @@
 // Detection as the engine runs it. A single write is compared at once (its answer names
-// the memories it seems to contradict); a batch — rememberMany, an import — is queued and
-// compared just after, in slices between other requests, so a bulk write is not slowed
-// by it. conflict.scan (and the dream phase) go through the backlog: every memory since
+// the memories it seems to contradict); a batch — rememberMany, an import — is queued, and
+// so is every write while more than BURST writes arrive within a second: what is queued is
+// compared once the engine is idle (IDLE_MS without a write or a call), in short slices
+// that give way to the next request, so neither a bulk load nor the calls around it are
+// slowed by it. conflict.scan (and the dream phase) go through the backlog: every memory since
 // the last scan. Each finding is recorded once (store.ts), with its `contradicts` link.
 import type {
   Actor,
@@ -28,8 +30,14 @@ import {
 
 /** A write of at most this many memories is compared before it answers. */
 export const SYNC_MAX = 8;
-/** Memories compared per slice of background work. */
+/** Memories compared per slice of background work, at most. */
 const SLICE = 32;
+/** A slice of background work gives way after this long. */
+const SLICE_MS = 8;
+/** More writes than this within a second are a burst: they are compared after. */
+export const BURST = 20;
+/** Background comparison waits for this long without a write. */
+export const IDLE_MS = 150;
 
 export interface ConflictHost {
   config: Config;
@@ -53,6 +61,15 @@ export class ConflictService {
     { store: OpenStore; items: { rid: number; actor: string }[] }
   >();
   private draining: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  /** Callers waiting for the queue to empty: the drain does not wait for a pause then. */
+  private hurry = 0;
+  /** When writes came lately (ms, oldest first). */
+  private readonly recent: number[] = [];
+  /** When memories were last written or a call last ended. */
+  private lastWrite = -Infinity;
+  /** Calls being served, and when the last one ended. */
+  private calls = 0;
   private closed = false;
 
   constructor(private readonly host: ConflictHost) {}
@@ -123,8 +140,8 @@ export class ConflictService {
   }
 
   /**
-   * After new memories are committed: a small write is compared now (its marks are
-   * returned), a larger one is queued for the background.
+   * After new memories are committed: a small write arriving on its own is compared now
+   * (its marks are returned); a larger one, or one within a burst, is queued.
    */
   afterCreated(
     store: OpenStore,
@@ -133,9 +150,10 @@ export class ConflictService {
   ): Map<string, ConflictMark[]> {
     if (!this.host.config.conflicts.detect_on_write || this.closed) return new Map();
     const facts = created.filter((m) => m.content.length <= FACT_MAX_CHARS);
+    const burst = this.wrote();
     if (facts.length === 0) return new Map();
     const who = actorName(actor);
-    if (facts.length <= SYNC_MAX) {
+    if (facts.length <= SYNC_MAX && !burst) {
       return this.detect(
         store,
         facts.map((m) => m.rid),
@@ -147,28 +165,85 @@ export class ConflictService {
     q.store = store;
     q.items.push(...facts.map((m) => ({ rid: m.rid, actor: who })));
     this.queues.set(store.name, q);
-    this.draining ??= this.drain().finally(() => {
-      this.draining = null;
-    });
+    this.schedule();
     return new Map();
   }
 
+  /** Counts a write; whether writes now arrive as a burst. */
+  private wrote(): boolean {
+    const now = performance.now();
+    this.lastWrite = now;
+    this.recent.push(now);
+    while ((this.recent[0] as number) < now - 1000) this.recent.shift();
+    return this.recent.length > BURST;
+  }
+
+  /** A call to the engine began (the handler registry tells). */
+  began(): void {
+    this.calls++;
+  }
+
+  /** A call ended: the background waits IDLE_MS more. */
+  ended(): void {
+    this.calls = Math.max(0, this.calls - 1);
+    this.lastWrite = Math.max(this.lastWrite, performance.now());
+  }
+
+  /**
+   * Whether the engine serves calls now or did within IDLE_MS, or memories were written
+   * (and nobody waits for the queue).
+   */
+  private busy(): boolean {
+    return this.hurry === 0 && (this.calls > 0 || performance.now() - this.lastWrite < IDLE_MS);
+  }
+
+  private pending(): boolean {
+    for (const q of this.queues.values()) if (q.items.length) return true;
+    return false;
+  }
+
+  /** The drain, once the writes pause (at once when someone waits for it). */
+  private schedule(): void {
+    if (this.closed || this.draining || this.timer || !this.pending()) return;
+    const wait = this.busy() ? IDLE_MS : 0;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.busy()) this.schedule();
+      else this.start();
+    }, wait);
+    this.timer.unref();
+  }
+
+  private start(): void {
+    if (this.draining || this.closed) return;
+    this.draining = this.drain().finally(() => {
+      this.draining = null;
+      this.schedule();
+    });
+  }
+
   private async drain(): Promise<void> {
-    while (!this.closed) {
+    while (!this.closed && !this.busy()) {
       const next = [...this.queues.values()].find((q) => q.items.length > 0);
       if (!next) return;
-      // What other clients sent meanwhile goes first.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (this.closed) return;
-      const slice = next.items.splice(0, SLICE);
+      const started = performance.now();
       try {
-        // One slice, one writer at a time (the audit names whose write found each).
-        for (const who of new Set(slice.map((i) => i.actor))) {
+        // Slices of a few memories, one writer at a time (the audit names whose write
+        // found each), until the slice's time is up.
+        while (next.items.length && performance.now() - started < SLICE_MS) {
+          const first = next.items[0] as { actor: string };
+          let n = 1;
+          while (
+            n < Math.min(SLICE, next.items.length) &&
+            (next.items[n] as { actor: string }).actor === first.actor
+          )
+            n++;
+          const slice = next.items.splice(0, Math.min(n, 4));
           this.detect(
             next.store,
-            slice.filter((i) => i.actor === who).map((i) => i.rid),
+            slice.map((i) => i.rid),
             'write',
-            who,
+            first.actor,
           );
         }
       } catch (err) {
@@ -181,12 +256,26 @@ export class ConflictService {
         next.items.length = 0;
       }
       if (next.items.length === 0) this.queues.delete(next.store.name);
+      // What other clients sent meanwhile goes first.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 
   /** Resolves when the background queue is empty (tests, benchmarks, close). */
   async idle(): Promise<void> {
-    while (this.draining) await this.draining;
+    this.hurry++;
+    try {
+      while (!this.closed && (this.pending() || this.draining)) {
+        if (!this.draining) {
+          if (this.timer) clearTimeout(this.timer);
+          this.timer = null;
+          this.start();
+        }
+        await this.draining;
+      }
+    } finally {
+      this.hurry--;
+    }
   }
 
   /** Drops what waits for a store being closed (the scan finds it later). */
@@ -274,6 +363,8 @@ export class ConflictService {
 
   close(): void {
     this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     this.queues.clear();
   }
 }

@@ -261,10 +261,15 @@ export function conflictMarks(
   const rows = stmt(
     store.db,
     `SELECT c.id, o.id AS older_id, n.id AS newer_id, o.title AS older_title, n.title AS newer_title ${FROM}
-      WHERE c.state = 'open' AND ${seen.sql}
-        AND (o.id IN (SELECT value FROM json_each(?)) OR n.id IN (SELECT value FROM json_each(?)))
+      WHERE c.rowid IN (
+              SELECT x.rowid FROM conflict x
+               WHERE x.older IN (SELECT rid FROM memory WHERE id IN (SELECT value FROM json_each(?)))
+              UNION
+              SELECT y.rowid FROM conflict y
+               WHERE y.newer IN (SELECT rid FROM memory WHERE id IN (SELECT value FROM json_each(?))))
+        AND c.state = 'open' AND ${seen.sql}
       ORDER BY c.confidence DESC`,
-  ).all(...seen.params, list, list) as {
+  ).all(list, list, ...seen.params) as {
     id: string;
     older_id: string;
     newer_id: string;

@@ -11,7 +11,6 @@ import { RecallArgsSchema } from '../../../shared/schemas';
 import { iso, isoOrNull, parseTime } from '../memory/model';
 import { recall, type RecallContext } from '../recall/recall';
 import { stmt } from '../store/statements';
-import { stemmer } from 'stemmer';
 import {
   comparePair,
   namingWords,
@@ -19,6 +18,7 @@ import {
   OPPOSITES,
   SAME_SUBJECT,
   sayOneWay,
+  stem,
   subjectWords,
   words,
 } from './detect';
@@ -132,10 +132,8 @@ export function stanceOf(
         have.some((m) => m.value === n.value && (m.unit === n.unit || !m.unit || !n.unit)),
       );
       const tWords = new Set(words(t).map((w) => w.toLowerCase()));
-      const tStems = new Set([...tWords].map((w) => stemmer(w)));
-      const namesHeld = [...namingWords(claim)].every(
-        (w) => tWords.has(w) || tStems.has(stemmer(w)),
-      );
+      const tStems = new Set([...tWords].map((w) => stem(w)));
+      const namesHeld = [...namingWords(claim)].every((w) => tWords.has(w) || tStems.has(stem(w)));
       const opposites = words(claim)
         .map((w) => w.toLowerCase())
         .filter((w) => VALUE_WORDS.has(w))
