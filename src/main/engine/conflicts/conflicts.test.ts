@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openTestEngine, tempDir, type TestEngine } from '../../../../test/helpers/engine';
 import { stmt } from '../store/statements';
 import { neighbourQueries } from './find';
-import { BURST } from './service';
+import { BURST, IDLE_MS } from './service';
 
 let t: TestEngine;
 beforeEach(async () => {
@@ -83,6 +83,17 @@ describe('contradictions found on write', () => {
     expect(list.conflicts.map((c) => c.spans)).toEqual([
       [{ kind: 'opposite', older: 'allowed', newer: 'forbidden' }],
     ]);
+  });
+
+  it('leaves the check of a batch for when no call is being served', async () => {
+    await remember('Deploys to production are allowed on Fridays.');
+    t.engine.conflicts.began(); // a long call, still running
+    await t.cli.call('memory.rememberMany', { items: FACTS.map((content) => ({ content })) });
+    await new Promise((resolve) => setTimeout(resolve, 3 * IDLE_MS));
+    expect((await t.cli.call('conflict.list', {})).open).toBe(0);
+    t.engine.conflicts.ended();
+    await t.engine.conflicts.idle();
+    expect((await t.cli.call('conflict.list', {})).open).toBe(1);
   });
 
   it('in a burst of single writes, compares after the writes pause, and finds the same', async () => {

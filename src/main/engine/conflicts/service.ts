@@ -30,13 +30,15 @@ import {
 
 /** A write of at most this many memories is compared before it answers. */
 export const SYNC_MAX = 8;
-/** Memories compared per slice of background work, at most. */
-const SLICE = 32;
+/** Memories compared in one go by the background work (one writer's). */
+const SLICE = 4;
+/** Memories compared per progress step of a scan of the backlog. */
+const SCAN_SLICE = 32;
 /** A slice of background work gives way after this long. */
 const SLICE_MS = 8;
 /** More writes than this within a second are a burst: they are compared after. */
 export const BURST = 20;
-/** Background comparison waits for this long without a write. */
+/** Background comparison waits for this long without a write or a call. */
 export const IDLE_MS = 150;
 
 export interface ConflictHost {
@@ -67,8 +69,8 @@ export class ConflictService {
   /** When writes came lately (ms, oldest first). */
   private readonly recent: number[] = [];
   /** When memories were last written or a call last ended. */
-  private lastWrite = -Infinity;
-  /** Calls being served, and when the last one ended. */
+  private lastActivity = -Infinity;
+  /** Calls being served now. */
   private calls = 0;
   private closed = false;
 
@@ -172,7 +174,7 @@ export class ConflictService {
   /** Counts a write; whether writes now arrive as a burst. */
   private wrote(): boolean {
     const now = performance.now();
-    this.lastWrite = now;
+    this.lastActivity = now;
     this.recent.push(now);
     while ((this.recent[0] as number) < now - 1000) this.recent.shift();
     return this.recent.length > BURST;
@@ -186,7 +188,7 @@ export class ConflictService {
   /** A call ended: the background waits IDLE_MS more. */
   ended(): void {
     this.calls = Math.max(0, this.calls - 1);
-    this.lastWrite = Math.max(this.lastWrite, performance.now());
+    this.lastActivity = Math.max(this.lastActivity, performance.now());
   }
 
   /**
@@ -194,7 +196,7 @@ export class ConflictService {
    * (and nobody waits for the queue).
    */
   private busy(): boolean {
-    return this.hurry === 0 && (this.calls > 0 || performance.now() - this.lastWrite < IDLE_MS);
+    return this.hurry === 0 && (this.calls > 0 || performance.now() - this.lastActivity < IDLE_MS);
   }
 
   private pending(): boolean {
@@ -233,12 +235,9 @@ export class ConflictService {
         while (next.items.length && performance.now() - started < SLICE_MS) {
           const first = next.items[0] as { actor: string };
           let n = 1;
-          while (
-            n < Math.min(SLICE, next.items.length) &&
-            (next.items[n] as { actor: string }).actor === first.actor
-          )
+          while (n < Math.min(SLICE, next.items.length) && next.items[n]?.actor === first.actor)
             n++;
-          const slice = next.items.splice(0, Math.min(n, 4));
+          const slice = next.items.splice(0, n);
           this.detect(
             next.store,
             slice.map((i) => i.rid),
@@ -314,9 +313,9 @@ export class ConflictService {
         finished,
       });
     emit(0, rids.length === 0);
-    for (let i = 0; i < rids.length; i += SLICE) {
+    for (let i = 0; i < rids.length; i += SCAN_SLICE) {
       if (shouldStop()) break;
-      const slice = rids.slice(i, i + SLICE);
+      const slice = rids.slice(i, i + SCAN_SLICE);
       const marks = this.detect(store, slice, 'scan', actorName(actor));
       found += new Set([...marks.values()].flat().map((m) => m.conflict)).size;
       const last = slice[slice.length - 1] as number;
@@ -325,7 +324,7 @@ export class ConflictService {
         `INSERT INTO conflict_scan (id, last_rid, at) VALUES (1, ?, ?)
          ON CONFLICT (id) DO UPDATE SET last_rid = MAX(last_rid, excluded.last_rid), at = excluded.at`,
       ).run(last, this.host.now());
-      emit(Math.min(rids.length, i + SLICE), i + SLICE >= rids.length);
+      emit(Math.min(rids.length, i + SCAN_SLICE), i + SCAN_SLICE >= rids.length);
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     return { examined: rids.length, found, ms: Math.round(performance.now() - started) };
