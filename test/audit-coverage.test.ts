@@ -304,6 +304,18 @@ const WRITES: Partial<Record<MethodName, Scenario>> = {
       return c.call('memory.promote', { id });
     },
   },
+  'memory.redact': {
+    actions: ['memory.redact'],
+    // Only a person may redact (and so release) a quarantined memory.
+    actors: [ui, cli],
+    run: async (c) => {
+      const { id } = await t.cli.call('memory.remember', {
+        content: `token ghp_${'cD4'.repeat(12)} number ${++n}`,
+      });
+      await newEntries();
+      return c.call('memory.redact', { id });
+    },
+  },
   'link.create': {
     actions: ['link.create'],
     run: async (c) => {

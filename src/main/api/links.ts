@@ -7,6 +7,7 @@ import { atlas } from '../engine/memory/atlas';
 import { createLink, neighbors, removeLink } from '../engine/memory/links';
 import { actorName } from '../engine/memory/model';
 import type { OpenStore } from '../engine/store/registry';
+import { maskQuarantined } from '../engine/memory/mask';
 import type { HandlerRegistry } from './registry';
 
 export function registerLinkHandlers(registry: HandlerRegistry, engine: Engine): void {
@@ -68,7 +69,8 @@ export function registerLinkHandlers(registry: HandlerRegistry, engine: Engine):
     );
     return result;
   });
-  registry.register('graph.atlas', async (args, { actor }) =>
-    atlas(await engine.store(args.store), actor, args.limit, engine.now()),
-  );
+  registry.register('graph.atlas', async (args, { actor }) => {
+    const result = atlas(await engine.store(args.store), actor, args.limit, engine.now());
+    return { ...result, nodes: await maskQuarantined(result.nodes, ['title']) };
+  });
 }

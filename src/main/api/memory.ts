@@ -15,7 +15,9 @@ import {
 } from '../engine/memory/mutate';
 import { rankProcedures, recordOutcome } from '../engine/memory/procedures';
 import { fullHistory } from '../engine/conflicts/history';
+import { maskQuarantined, noteReveal } from '../engine/memory/mask';
 import { getMemory, listMemories, loadRow } from '../engine/memory/read';
+import { redactMemory } from '../engine/memory/redact';
 import { insertMemories, prepareMemories, type RememberItem } from '../engine/memory/remember';
 import { bootstrapContext, memoryMap, timeline } from '../engine/memory/views';
 import { loadTokenCounter } from '../engine/recall/budget';
@@ -57,14 +59,38 @@ export function registerMemoryHandlers(registry: HandlerRegistry, engine: Engine
     const store = await engine.store(args.store);
     const view = getMemory(store, actor, args.id, args.include_deleted, engine.now());
     engine.audit.noteRead(store, actor, 'memory.get', [view.id]);
+    if (view.trust !== 'quarantined') return view;
+    if (!args.reveal) {
+      const [masked] = await maskQuarantined([view], ['title', 'content']);
+      return masked as typeof view;
+    }
+    noteReveal(store, actor, view, engine.now());
     return view;
   });
-  registry.register('memory.list', async (args, { actor }) =>
-    listMemories(await engine.store(args.store), actor, args, engine.now()),
-  );
-  registry.register('memory.history', async (args, { actor }) =>
-    fullHistory(await engine.store(args.store), actor, args.id, engine.now()),
-  );
+  registry.register('memory.list', async (args, { actor }) => {
+    const result = listMemories(await engine.store(args.store), actor, args, engine.now());
+    return { ...result, items: await maskQuarantined(result.items, ['title', 'preview']) };
+  });
+  registry.register('memory.history', async (args, { actor }) => {
+    const store = await engine.store(args.store);
+    const result = fullHistory(store, actor, args.id, engine.now());
+    if (loadRow(store, args.id)?.trust !== 'quarantined') return result;
+    const versions = await maskQuarantined(
+      result.versions.map((v) => ({ ...v, trust: 'quarantined' as const })),
+      ['title', 'content'],
+    );
+    return {
+      ...result,
+      versions: versions.map(({ trust: _t, secrets_hidden: _s, ...v }) => v),
+    };
+  });
+  registry.register('memory.redact', async (args, { actor }) => {
+    const store = await engine.store(args.store);
+    const result = await redactMemory(store, actor, args.id, engine.now);
+    engine.changed(store, [args.id], 'updated', actor);
+    await engine.semantic.afterWrite(store);
+    return result;
+  });
 
   registry.register('memory.update', async (args, { actor }) => {
     const store = await engine.store(args.store);

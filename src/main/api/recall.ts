@@ -4,6 +4,7 @@
 import type { Actor, ParsedArgs, RecallResult } from '../../shared/api';
 import { LociError } from '../../shared/errors';
 import type { Engine } from '../engine/engine';
+import { maskDeep } from '../engine/memory/mask';
 import { isPerson } from '../engine/memory/model';
 import { recall } from '../engine/recall/recall';
 import type { HandlerRegistry } from './registry';
@@ -36,7 +37,11 @@ export async function recallAs(
     'memory.recall',
     result.results.map((r) => r.id),
   );
-  return result;
+  // Quarantined memories come back only to a person who asked: their credentials masked,
+  // in the results and in the trace alike.
+  return args.include_quarantined && result.results.some((r) => r.quarantined)
+    ? maskDeep(result)
+    : result;
 }
 
 export function registerRecallHandlers(registry: HandlerRegistry, engine: Engine): void {

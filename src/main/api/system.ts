@@ -3,6 +3,7 @@
 import type { ActivitySummary } from '../../shared/api';
 import { LOCI_VERSION } from '../../shared/version';
 import type { Engine } from '../engine/engine';
+import { maskDeep } from '../engine/memory/mask';
 import type { HandlerRegistry } from './registry';
 
 export function registerSystemHandlers(registry: HandlerRegistry, engine: Engine): void {
@@ -25,7 +26,8 @@ export function registerSystemHandlers(registry: HandlerRegistry, engine: Engine
   });
 
   registry.register('activity.list', (args) => ({ items: engine.activity.list(args) }));
-  registry.register('activity.get', (args) => engine.activity.get(args.id));
+  // What an agent sent or was answered may hold a credential: masked on the way out.
+  registry.register('activity.get', (args) => maskDeep(engine.activity.get(args.id)));
 
   registry.register('clients.list', () => {
     const last = new Map<string, ActivitySummary>();

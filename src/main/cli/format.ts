@@ -182,7 +182,11 @@ export function formatMemory(c: Colors, m: MemoryView): string {
     ['source', m.source],
     [
       'trust',
-      m.trust + (m.quarantine_reasons.length ? ` (${m.quarantine_reasons.join(', ')})` : ''),
+      m.trust +
+        (m.quarantine_reasons.length ? ` (${m.quarantine_reasons.join(', ')})` : '') +
+        (m.secrets_hidden
+          ? ` — ${m.secrets_hidden} masked (••••••••): \`loci get --reveal\` shows it, \`loci redact\` removes it`
+          : ''),
     ],
     ['visibility', m.visibility + (m.owner ? ` (owner ${m.owner})` : '')],
     ['pinned', m.pinned ? 'yes' : 'no'],
@@ -245,6 +249,7 @@ export function formatMutation(c: Colors, r: MutationResult): string {
     erased: 'Erased',
     promoted: 'Promoted',
     tagged: 'Tagged',
+    redacted: 'Redacted the credential in',
   };
   const hint =
     r.change === 'forgotten'

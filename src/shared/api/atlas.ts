@@ -15,6 +15,8 @@ export interface AtlasNode {
   /** Community (Louvain over the link graph); memories without links get their own. */
   community: number;
   degree: number;
+  /** Credentials masked in the title (a quarantined memory). */
+  secrets_hidden?: number;
 }
 
 export interface AtlasLink {

@@ -154,6 +154,7 @@ import type {
   ListResult,
   HistoryResult,
   MutationResult,
+  RedactResult,
   LinkManyResult,
   LinkResult,
   NeighborsResult,
@@ -201,6 +202,8 @@ export const methods = {
   'memory.restore': method<MutationResult>()(IdArgsSchema),
   'memory.erase': method<MutationResult>()(IdArgsSchema),
   'memory.promote': method<MutationResult>()(IdArgsSchema),
+  /** Person only: the credential in a quarantined memory replaced by a fingerprinted placeholder. */
+  'memory.redact': method<RedactResult>()(IdArgsSchema),
   'memory.history': method<HistoryResult>()(IdArgsSchema),
   'link.create': method<LinkResult>()(LinkCreateArgsSchema),
   'link.remove': method<LinkResult>()(LinkRemoveArgsSchema),

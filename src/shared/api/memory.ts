@@ -52,6 +52,11 @@ export interface MemorySummary {
   session: string | null;
   /** Who said it (null: not given). */
   speaker: string | null;
+  /**
+   * How many credentials are masked (`••••••••`) in this view's text: set on a quarantined
+   * memory until a person reveals (memory.get with `reveal`) or redacts it.
+   */
+  secrets_hidden?: number;
 }
 
 export interface MemoryView extends Omit<MemorySummary, 'preview'> {
@@ -144,9 +149,27 @@ export interface HistoryEvent {
 export interface MutationResult {
   id: string;
   version: number;
-  change: 'updated' | 'unchanged' | 'forgotten' | 'restored' | 'erased' | 'promoted' | 'tagged';
+  change:
+    | 'updated'
+    | 'unchanged'
+    | 'forgotten'
+    | 'restored'
+    | 'erased'
+    | 'promoted'
+    | 'tagged'
+    | 'redacted';
   /** Set when this update quarantined the memory (its new text looked like a credential). */
   quarantined?: true;
+}
+
+/** A credential replaced by memory.redact: its rule and the keyed fingerprint left in its place. */
+export interface RedactionView {
+  rule: string;
+  fingerprint: string;
+}
+
+export interface RedactResult extends MutationResult {
+  redacted: RedactionView[];
 }
 
 export interface LinkManyResult {

@@ -85,6 +85,11 @@ export const GetArgsSchema = z.strictObject({
   id: MemoryIdSchema,
   /** Soft-deleted memories are returned only when asked for. */
   include_deleted: z.boolean().default(false),
+  /**
+   * A quarantined memory's credential is masked unless this is set; revealing it is for a
+   * person only and is audited (`memory.reveal`).
+   */
+  reveal: z.boolean().default(false),
 });
 
 export const ListArgsSchema = z

@@ -115,11 +115,19 @@ export function registerMemoryCommands(program: Command, ctx: CommandContext): v
     .description('show one memory in full')
     .argument('<id>', 'the memory id')
     .option('--include-deleted', 'show it even if it was forgotten')
+    .option(
+      '--reveal',
+      "show a quarantined memory's credential in clear (written to the audit chain)",
+    )
     .action(async (id: string, o, cmd: Command) => {
       const result = await call(
         cmd,
         'memory.get',
-        withStore(cmd, { id, include_deleted: Boolean(o.includeDeleted) }),
+        withStore(cmd, {
+          id,
+          include_deleted: Boolean(o.includeDeleted),
+          reveal: Boolean(o.reveal),
+        }),
       );
       print(cmd, result, (r) => fmt.formatMemory(c, r));
     });
@@ -267,6 +275,11 @@ export function registerMemoryCommands(program: Command, ctx: CommandContext): v
       'promote',
       'memory.promote',
       'release a quarantined memory to agents (you checked it holds no secret)',
+    ],
+    [
+      'redact',
+      'memory.redact',
+      'replace the credential in a quarantined memory (every version) with a fingerprinted placeholder, and release the rest to agents',
     ],
   ] as const) {
     program

@@ -74,6 +74,8 @@ export type AuditAction =
   | 'memory.restore'
   | 'memory.erase'
   | 'memory.promote'
+  | 'memory.redact'
+  | 'memory.reveal'
   | 'link.create'
   | 'link.update'
   | 'link.remove'

@@ -41,7 +41,7 @@ export function stateOf(row: MemoryRow): AuditedState {
   };
 }
 
-function saveVersion(store: OpenStore, row: MemoryRow, actor: string, now: number): void {
+export function saveVersion(store: OpenStore, row: MemoryRow, actor: string, now: number): void {
   stmt(
     store.db,
     `INSERT INTO memory_version (rid, version, title, content, kind, tags, changed_at, actor)
@@ -78,7 +78,9 @@ export function applyChange(
   row: MemoryRow,
   next: AuditedState & { quarantine_reasons: string[]; owner: string | null },
   now: number,
-  action: 'memory.update' | 'memory.promote',
+  action: 'memory.update' | 'memory.promote' | 'memory.redact',
+  /** More for the audit entry (redact: the rules and fingerprints of what it replaced). */
+  extra: Record<string, unknown> = {},
 ): MutationResult {
   const before = stateOf(row);
   const changed = (Object.keys(before) as (keyof AuditedState)[]).filter(
@@ -137,12 +139,15 @@ export function applyChange(
           old: fingerprintMemory(store.audit, before),
           new: fingerprintMemory(store.audit, next),
           version,
+          ...extra,
         },
       },
       now,
     );
   })();
-  return { id: row.id, version, change: action === 'memory.promote' ? 'promoted' : 'updated' };
+  const change =
+    action === 'memory.promote' ? 'promoted' : action === 'memory.redact' ? 'redacted' : 'updated';
+  return { id: row.id, version, change };
 }
 
 /**

@@ -396,6 +396,31 @@ function decodeURIComponentSafe(v: string): string {
   }
 }
 
+/** Where a credential sits in a text: offsets of the value (not its key or label). */
+export interface SecretSpan {
+  rule: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * Where Loci's rules match: the value of each match, so it can be masked on screen or
+ * redacted. Offsets only; the caller holds the text.
+ */
+export function matchSecretSpans(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  for (const rule of SECRET_RULES) {
+    for (const match of text.matchAll(rule.pattern)) {
+      const value = match[rule.valueGroup] ?? match[0];
+      if (!(rule.accept ?? notPlaceholder)(value)) continue;
+      const at = rule.valueGroup === 0 ? 0 : match[0].lastIndexOf(value);
+      const start = (match.index ?? 0) + Math.max(0, at);
+      spans.push({ rule: rule.id, start, end: start + value.length });
+    }
+  }
+  return spans;
+}
+
 /** Runs Loci's rules and returns the ids of those that matched (never the values). */
 export function matchSecretRules(text: string): string[] {
   const hits: string[] = [];

@@ -19,6 +19,19 @@ describe('the credential corpus', () => {
     expect(missed).toEqual([]);
   });
 
+  it('locates every real-format secret: the text with its spans masked scans clean', async () => {
+    const { applyMask } = await import('../memory/mask');
+    const left: string[] = [];
+    for (const item of SECRETS) {
+      const scan = await scanSecrets(item.text);
+      expect(scan.spans?.length, item.label).toBeGreaterThan(0);
+      const masked = applyMask(item.text, scan.spans).text;
+      const again = await scanSecrets(masked);
+      if (again.rules.length) left.push(`${item.label}: ${again.rules.join(', ')}`);
+    }
+    expect(left).toEqual([]);
+  });
+
   it("exercises every one of Loci's rules", () => {
     const fired = new Set(SECRETS.flatMap((item) => matchSecretRules(item.text)));
     expect(SECRET_RULES.map((r) => r.id).filter((id) => !fired.has(id))).toEqual([]);

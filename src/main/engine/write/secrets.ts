@@ -7,7 +7,7 @@
 import { lintSource } from '@secretlint/core';
 import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
-import { isPlaceholder, matchSecretRules } from './secretRules';
+import { isPlaceholder, matchSecretRules, matchSecretSpans, type SecretSpan } from './secretRules';
 
 // secretlint marks every step of every lint in the process-wide performance timeline (and
 // keeps each entry in its profiler's own list); nothing ever trims them, as it is built
@@ -31,6 +31,22 @@ function shortRuleId(ruleId: string): string {
 export interface SecretScan {
   /** Rule ids that matched, sorted, without duplicates. Empty when clean. */
   rules: string[];
+  /**
+   * Where the credentials are, sorted and merged where they overlap (offsets, never the
+   * values). Absent when the scan did not finish (a timeout): where is then unknown.
+   */
+  spans?: SecretSpan[];
+}
+
+/** Sorted, overlapping spans merged (the first rule's id kept). */
+export function mergeSpans(spans: readonly SecretSpan[]): SecretSpan[] {
+  const out: SecretSpan[] = [];
+  for (const s of [...spans].sort((a, b) => a.start - b.start || b.end - a.end)) {
+    const last = out.at(-1);
+    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+    else out.push({ ...s });
+  }
+  return out;
 }
 
 /** Between texts scanned together. No rule of the preset matches across it in practice. */
@@ -51,6 +67,10 @@ async function runPreset(content: string) {
  */
 export async function scanTexts(texts: readonly string[]): Promise<SecretScan[]> {
   const found = texts.map((text) => new Set(matchSecretRules(text)));
+  // Spans are looked for only in texts that have a finding: the write path stays fast.
+  const spans: SecretSpan[][] = texts.map((text, i) =>
+    found[i]?.size ? matchSecretSpans(text) : [],
+  );
   const starts: number[] = [];
   let offset = 0;
   for (const text of texts) {
@@ -66,8 +86,12 @@ export async function scanTexts(texts: readonly string[]): Promise<SecretScan[]>
     for (let i = 0; i < texts.length; i++) {
       const start = starts[i] as number;
       const end = start + (texts[i] as string).length;
-      if (from < end && to > start) found[i]?.add(shortRuleId(message.ruleId));
+      if (from < end && to > start) {
+        const rule = shortRuleId(message.ruleId);
+        found[i]?.add(rule);
+        spans[i]?.push({ rule, start: Math.max(0, from - start), end: Math.min(end, to) - start });
+      }
     }
   }
-  return found.map((rules) => ({ rules: [...rules].sort() }));
+  return found.map((rules, i) => ({ rules: [...rules].sort(), spans: mergeSpans(spans[i] ?? []) }));
 }

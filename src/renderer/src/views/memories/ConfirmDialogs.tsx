@@ -162,3 +162,50 @@ export function PromoteDialog({
     </Dialog>
   );
 }
+
+export function RedactDialog({
+  target,
+  hidden,
+  onClose,
+  onConfirm,
+}: {
+  target: Target;
+  /** How many credentials the engine masked in it. */
+  hidden: number;
+  onClose: () => void;
+  onConfirm: () => Promise<unknown>;
+}) {
+  const cancel = useRef<HTMLButtonElement>(null);
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title={`Redact the secret in ${describeTargets([target])}?`}
+      initialFocus={cancel}
+      className="mem-dialog"
+    >
+      <div className="mem-dialog-body">
+        <p>
+          {hidden === 1 ? 'The credential' : `The ${formatCount(hidden)} credentials`} Loci found
+          will be replaced, in this version and in every earlier one, by a placeholder such as{' '}
+          <code>[redacted github-token 3f9a…]</code>. The placeholder keeps a keyed fingerprint: the
+          same secret gives the same fingerprint in this store, and nothing can turn it back into
+          the secret.
+        </p>
+        <p>
+          What is left is released from quarantine, so agents can recall it. This cannot be undone:
+          keep the secret somewhere else first if you still need it.
+        </p>
+      </div>
+      <DialogActions
+        cancel={cancel}
+        variant="danger"
+        icon="key"
+        onClose={onClose}
+        onConfirm={onConfirm}
+      >
+        Redact and release
+      </DialogActions>
+    </Dialog>
+  );
+}

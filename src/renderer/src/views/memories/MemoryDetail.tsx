@@ -10,9 +10,11 @@ import { ErrorState } from '../../components/ErrorState';
 import { Icon } from '../../components/Icon';
 import { KindBadge } from '../../components/KindBadge';
 import { LoadingState } from '../../components/LoadingState';
+import { SecretText } from '../../components/SecretText';
 import { TimeAgo } from '../../components/TimeAgo';
+import { useEngineClient } from '../../lib/engineContext';
 import { useUiStore } from '../../stores/uiStore';
-import { EraseDialog, PromoteDialog } from './ConfirmDialogs';
+import { EraseDialog, PromoteDialog, RedactDialog } from './ConfirmDialogs';
 import { ProvenanceSection, StrengthSection } from './InfoSections';
 import { LinksSection } from './LinksSection';
 import { MemoryEditor } from './MemoryEditor';
@@ -60,7 +62,7 @@ function Header({
     <header className="mem-detail-head">
       <div className="mem-detail-titlebar">
         <h2 id={DETAIL_HEADING_ID} className="mem-detail-title" tabIndex={-1}>
-          {memory.title}
+          <SecretText text={memory.title} />
         </h2>
         <button
           type="button"
@@ -157,7 +159,25 @@ function Header({
   );
 }
 
-function Banners({ memory, onPromote }: { memory: MemoryView; onPromote: () => void }) {
+function Banners({
+  memory,
+  revealed,
+  revealing,
+  onPromote,
+  onReveal,
+  onHide,
+  onRedact,
+}: {
+  memory: MemoryView;
+  /** The secret is shown in clear (a person asked; the engine audited it). */
+  revealed: boolean;
+  revealing: boolean;
+  onPromote: () => void;
+  onReveal: () => void;
+  onHide: () => void;
+  onRedact: () => void;
+}) {
+  const hidden = memory.secrets_hidden ?? 0;
   return (
     <>
       {memory.deleted_at ? (
@@ -170,22 +190,48 @@ function Banners({ memory, onPromote }: { memory: MemoryView; onPromote: () => v
         </div>
       ) : null}
       {memory.trust === 'quarantined' ? (
-        <div className="mem-banner mem-banner-warn">
+        <div className="mem-banner mem-banner-warn" data-testid="quarantine-banner">
           <Icon name="alert" />
-          <span>
-            <strong>Quarantined:</strong> it looked like it holds a secret
-            {memory.quarantine_reasons.length ? (
-              <>
-                {' '}
-                (<span className="mono">{memory.quarantine_reasons.join(', ')}</span>)
-              </>
-            ) : null}
-            , so no agent is given it. Edit the secret out, or{' '}
-            <button type="button" className="mem-linkish" onClick={onPromote}>
-              promote it
-            </button>{' '}
-            if it is safe to share.
-          </span>
+          <div className="mem-banner-body">
+            <span>
+              <strong>Quarantined:</strong> it looked like it holds a secret
+              {memory.quarantine_reasons.length ? (
+                <>
+                  {' '}
+                  (<span className="mono">{memory.quarantine_reasons.join(', ')}</span>)
+                </>
+              ) : null}
+              , so no agent is given it.{' '}
+              {revealed
+                ? 'The secret is shown in clear (your reveal is in the audit chain).'
+                : hidden
+                  ? `${hidden === 1 ? 'The secret is' : `${hidden} secrets are`} masked here.`
+                  : ''}{' '}
+              Redact it to release the rest, edit it out, or{' '}
+              <button type="button" className="mem-linkish" onClick={onPromote}>
+                promote it
+              </button>{' '}
+              if it is safe to share.
+            </span>
+            {memory.deleted_at ? null : (
+              <span className="mem-banner-actions">
+                {revealed ? (
+                  <Button size="sm" icon="eyeOff" onClick={onHide}>
+                    Hide
+                  </Button>
+                ) : hidden ? (
+                  <Button size="sm" icon="eye" busy={revealing} onClick={onReveal}>
+                    Reveal
+                  </Button>
+                ) : null}
+                {hidden || revealed ? (
+                  <Button size="sm" icon="key" onClick={onRedact}>
+                    Redact…
+                  </Button>
+                ) : null}
+              </span>
+            )}
+          </div>
         </div>
       ) : null}
     </>
@@ -208,15 +254,53 @@ export function MemoryDetail({
   const { memory, history, neighbors } = useMemoryDetail(id, store);
   const [editing, setEditing] = useState(false);
   const [promoting, setPromoting] = useState(false);
+  const [redacting, setRedacting] = useState(false);
+  const [revealed, setRevealed] = useState<MemoryView | null>(null);
+  const [revealing, setRevealing] = useState(false);
   const actions = useMemoryActions();
+  const client = useEngineClient();
   const panel = useRef<HTMLElement>(null);
-  const data = memory.data;
+  const masked = memory.data;
+  // What is shown: the clear text once a person revealed this version, else the masked one.
+  const data =
+    revealed && masked && revealed.id === masked.id && revealed.version === masked.version
+      ? revealed
+      : masked;
 
-  // Another memory: leave the editor, start at the top.
+  // Another memory: leave the editor, start at the top, hide what was revealed.
   useEffect(() => {
     setEditing(false);
+    setRevealed(null);
     panel.current?.scrollTo?.({ top: 0 });
   }, [id]);
+
+  /** The memory in clear (audited by the engine as a reveal by `ui`). */
+  const reveal = async (): Promise<MemoryView | null> => {
+    setRevealing(true);
+    try {
+      const view = await client.call('memory.get', {
+        ...(store ? { store } : {}),
+        id,
+        include_deleted: true,
+        reveal: true,
+      });
+      setRevealed(view);
+      return view;
+    } catch (err) {
+      useUiStore.getState().toast({
+        message: `Could not reveal it: ${(err as Error).message}`,
+        tone: 'error',
+      });
+      return null;
+    } finally {
+      setRevealing(false);
+    }
+  };
+  // Editing masked text would save the mask: the editor always gets the text in clear.
+  const edit = async () => {
+    if (data?.secrets_hidden && !(await reveal())) return;
+    setEditing(true);
+  };
 
   const reloadAll = () => {
     memory.reload();
@@ -252,14 +336,22 @@ export function MemoryDetail({
         <Header
           memory={data}
           editing={editing}
-          onEdit={() => setEditing(true)}
+          onEdit={() => void edit()}
           onClose={onClose}
           onErased={onClose}
         />
         {memory.error ? (
           <ErrorState compact title="Could not refresh" error={memory.error} onRetry={reloadAll} />
         ) : null}
-        <Banners memory={data} onPromote={() => setPromoting(true)} />
+        <Banners
+          memory={masked ?? data}
+          revealed={data !== masked}
+          revealing={revealing}
+          onPromote={() => setPromoting(true)}
+          onReveal={() => void reveal()}
+          onHide={() => setRevealed(null)}
+          onRedact={() => setRedacting(true)}
+        />
         {editing ? (
           <MemoryEditor
             key={data.id}
@@ -269,7 +361,7 @@ export function MemoryDetail({
           />
         ) : (
           <div className="mem-content" data-testid="memory-content">
-            {data.content}
+            <SecretText text={data.content} />
           </div>
         )}
         <TagEditor memory={data} onFilterTag={onFilterTag} />
@@ -282,6 +374,19 @@ export function MemoryDetail({
         />
         <StrengthSection memory={data} />
         <ProvenanceSection memory={data} {...(onShowSession ? { onShowSession } : {})} />
+        {redacting ? (
+          <RedactDialog
+            target={{ id: data.id, title: (masked ?? data).title }}
+            hidden={Math.max(1, (masked ?? data).secrets_hidden ?? 1)}
+            onClose={() => setRedacting(false)}
+            onConfirm={async () => {
+              const outcome = await actions.redact([
+                { id: data.id, title: (masked ?? data).title },
+              ]);
+              if (outcome.ok.length) setRevealed(null);
+            }}
+          />
+        ) : null}
         {promoting ? (
           <PromoteDialog
             targets={[{ id: data.id, title: data.title }]}

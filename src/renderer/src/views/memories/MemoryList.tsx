@@ -5,6 +5,7 @@
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { Icon } from '../../components/Icon';
+import { SecretText } from '../../components/SecretText';
 import { KindBadge } from '../../components/KindBadge';
 import { TimeAgo } from '../../components/TimeAgo';
 import { formatScore } from '../../lib/format';
@@ -125,7 +126,7 @@ const Row = memo(function Row({
               e.preventDefault();
             }}
           >
-            {row.title}
+            <SecretText text={row.title} />
           </a>
           {row.deleted ? <span className="mem-flag mem-flag-deleted">forgotten</span> : null}
           {row.conflicts.length ? (
@@ -155,7 +156,7 @@ const Row = memo(function Row({
             </span>
           ) : null}
           {searching && row.why ? <span className="mem-why">{row.why} · </span> : null}
-          {row.preview}
+          <SecretText text={row.preview} />
         </span>
       </div>
       <div role="gridcell" className="mem-cell-tags">

@@ -4,6 +4,7 @@
 // Callers confirm erase and promote first; this hook does not ask.
 import { useMemo } from 'react';
 import type { LociError } from '../../../../shared/errors';
+import { formatCount } from '../../lib/format';
 import { useEngineClient } from '../../lib/engineContext';
 import { toLociError } from '../../lib/useEngineQuery';
 import { useUiStore, type ToastInput } from '../../stores/uiStore';
@@ -203,7 +204,28 @@ export function useMemoryActions() {
       return outcome;
     }
 
-    return { forget, restore, erase, setPinned, tag, promote };
+    async function redact(targets: readonly Target[]): Promise<Outcome> {
+      let replaced = 0;
+      const outcome = await runAll(
+        targets,
+        (t) => t.id,
+        async (t) => {
+          const r = await client.call('memory.redact', { ...at, id: t.id });
+          replaced += r.redacted.length;
+          return r;
+        },
+      );
+      reportFailures('redact', outcome, targets.length);
+      const done = targets.filter((t) => outcome.ok.includes(t.id));
+      if (done.length)
+        toast({
+          message: `${replaced === 1 ? 'One credential' : `${formatCount(replaced)} credentials`} replaced by a fingerprint in ${describeTargets(done)}, in every version; agents can recall the rest now.`,
+          tone: 'success',
+        });
+      return outcome;
+    }
+
+    return { forget, restore, erase, setPinned, tag, promote, redact };
   }, [client, store]);
 }
 
