@@ -114,3 +114,38 @@ export async function doctorReportsGroupedChecksAndReruns(t: E2EContext) {
   await t.checkA11y('the Doctor view');
   await t.screenshot('doctor');
 }
+
+export async function auditEntryNamesItsMemoryAndOpensToTheDiff(t: E2EContext) {
+  const { id } = await t.api('memory.remember', {
+    content: 'The nightly export writes to the archive bucket at 02:00.',
+    title: 'Nightly export schedule',
+    tags: ['e2e'],
+  });
+  try {
+    await t.api('memory.update', {
+      id,
+      content: 'The nightly export writes to the archive bucket at 03:30.',
+    });
+    const { entries } = await t.api('audit.list', { limit: 1 });
+    const seq = entries[0]!.seq;
+    assert.equal(entries[0]?.action, 'memory.update');
+    await t.open('/audit');
+    await t.page.getByRole('heading', { name: 'Audit', level: 1 }).waitFor();
+    const row = t.page.getByTestId(`audit-row-${seq}`);
+    // Named by its title (the id on hover), not by the raw id.
+    const ref = row.getByRole('link', { name: 'Nightly export schedule' });
+    await ref.waitFor();
+    assert.ok((await ref.getAttribute('title'))?.includes(id));
+    assert.ok(!(await row.innerText()).includes(id), 'the row shows the raw id');
+    await row.getByRole('button', { name: `Entry ${seq}: open what it records` }).click();
+    const detail = t.page.getByTestId(`audit-entry-detail-${seq}`);
+    await detail.getByText('Version 1 → 2').waitFor();
+    await detail.getByText('Before (fingerprint)').waitFor();
+    await detail.locator('ins', { hasText: '03' }).first().waitFor();
+    await detail.locator('del', { hasText: '02' }).first().waitFor();
+    await t.checkA11y('an audit entry opened');
+    await t.screenshot('audit-entry');
+  } finally {
+    await t.api('memory.erase', { id }).catch(() => undefined);
+  }
+}

@@ -34,6 +34,15 @@ export async function dreamsDryRunThenACycleThenAcceptAProposal(t: E2EContext) {
   const dryDetail = page.getByRole('region', { name: /^Cycle / });
   await dryDetail.getByRole('heading', { name: /Dry run/ }).waitFor();
   await dryDetail.getByText('Merge', { exact: true }).waitFor();
+  // Its changes name their memories (title, id on hover), never by an id fragment.
+  const refs = dryDetail.locator('a.memref');
+  await refs.first().waitFor();
+  assert.match((await refs.first().getAttribute('title')) ?? '', /[0-9A-HJKMNP-TV-Z]{26}/);
+  assert.doesNotMatch(
+    await dryDetail.innerText(),
+    /(^|[\s→])[0-9A-HJKMNP-TV-Z]{8}(?=\s|$)/m,
+    'the dry run lists id fragments',
+  );
   const afterDry = await t.api('review.list', { store: STORE });
   assert.equal(afterDry.counts.pending, 0, 'a dry run proposes nothing for real');
   assert.equal((await t.api('dream.list', { store: STORE })).cycles[0]?.dry_run, true);

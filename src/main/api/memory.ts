@@ -16,7 +16,7 @@ import {
 import { rankProcedures, recordOutcome } from '../engine/memory/procedures';
 import { fullHistory } from '../engine/conflicts/history';
 import { maskQuarantined, noteReveal } from '../engine/memory/mask';
-import { getMemory, listMemories, loadRow } from '../engine/memory/read';
+import { getMemory, listMemories, loadRow, memoryTitles } from '../engine/memory/read';
 import { redactMemory } from '../engine/memory/redact';
 import { insertMemories, prepareMemories, type RememberItem } from '../engine/memory/remember';
 import { bootstrapContext, memoryMap, timeline } from '../engine/memory/views';
@@ -83,6 +83,10 @@ export function registerMemoryHandlers(registry: HandlerRegistry, engine: Engine
       ...result,
       versions: versions.map(({ trust: _t, secrets_hidden: _s, ...v }) => v),
     };
+  });
+  registry.register('memory.titles', async (args, { actor }) => {
+    const store = await engine.store(args.store);
+    return { titles: await maskQuarantined(memoryTitles(store, actor, args.ids), ['title']) };
   });
   registry.register('memory.redact', async (args, { actor }) => {
     const store = await engine.store(args.store);

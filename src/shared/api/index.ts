@@ -34,6 +34,7 @@ import {
   TimelineArgsSchema,
   ModelUseArgsSchema,
   ActivityGetArgsSchema,
+  TitlesArgsSchema,
   AtlasArgsSchema,
   OverviewArgsSchema,
   RevertArgsSchema,
@@ -155,6 +156,7 @@ import type {
   HistoryResult,
   MutationResult,
   RedactResult,
+  TitlesResult,
   LinkManyResult,
   LinkResult,
   NeighborsResult,
@@ -205,6 +207,8 @@ export const methods = {
   /** Person only: the credential in a quarantined memory replaced by a fingerprinted placeholder. */
   'memory.redact': method<RedactResult>()(IdArgsSchema),
   'memory.history': method<HistoryResult>()(IdArgsSchema),
+  /** A title for each id the caller can see (forgotten ones too); ids not here are gone. */
+  'memory.titles': method<TitlesResult>()(TitlesArgsSchema),
   'link.create': method<LinkResult>()(LinkCreateArgsSchema),
   'link.remove': method<LinkResult>()(LinkRemoveArgsSchema),
   'link.createMany': method<LinkManyResult>()(LinkCreateManyArgsSchema),

@@ -162,6 +162,21 @@ export interface MutationResult {
   quarantined?: true;
 }
 
+export interface MemoryTitle {
+  id: string;
+  title: string;
+  kind: MemoryKind;
+  trust: Trust;
+  /** When it was forgotten (null: live). */
+  deleted_at: string | null;
+  secrets_hidden?: number;
+}
+
+export interface TitlesResult {
+  /** In the order asked; an id erased, of another store or not visible is left out. */
+  titles: MemoryTitle[];
+}
+
 /** A credential replaced by memory.redact: its rule and the keyed fingerprint left in its place. */
 export interface RedactionView {
   rule: string;

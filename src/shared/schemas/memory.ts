@@ -279,6 +279,12 @@ export const ActivityArgsSchema = z.strictObject({
   after: z.number().int().min(0).optional(),
 });
 
+/** Names for ids shown to a person (dream reports, audit rows, conflicts): at most 500. */
+export const TitlesArgsSchema = z.strictObject({
+  ...storeField,
+  ids: z.array(MemoryIdSchema).max(500),
+});
+
 export const ActivityGetArgsSchema = z.strictObject({ id: z.number().int().min(1) });
 
 export const RevertArgsSchema = z.strictObject({

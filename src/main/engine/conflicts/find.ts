@@ -162,8 +162,13 @@ function cacheOf(store: OpenStore) {
   return c;
 }
 
-function memoryCount(store: OpenStore): number {
+export function memoryCount(store: OpenStore): number {
   return cacheOf(store).count;
+}
+
+/** How many memories hold a word as the full-text index spells it (stemmed, no accents). */
+export function wordDocFrequency(store: OpenStore, word: string): number {
+  return docFrequency(store, stem(word.normalize('NFD').replace(/\p{M}/gu, '')));
 }
 
 /** How many memories hold a (stemmed) word, from the index's vocabulary. */

@@ -6,6 +6,7 @@ import type {
   HistoryResult,
   LinkView,
   ListResult,
+  MemoryTitle,
   MemoryView,
   StatsResult,
 } from '../../../shared/api';
@@ -413,3 +414,31 @@ export function stats(store: OpenStore, actor: Actor): Omit<StatsResult, 'vector
 }
 
 export type { ListArgs };
+
+/** The titles of `ids` the caller can see (forgotten ones included), in the order asked. */
+export function memoryTitles(
+  store: OpenStore,
+  actor: Actor,
+  ids: readonly string[],
+): MemoryTitle[] {
+  if (ids.length === 0) return [];
+  const vis = visibilityFilter(actor);
+  const rows = stmt(
+    store.db,
+    `SELECT m.id, m.title, m.kind, m.trust, m.deleted_at FROM memory m
+      WHERE m.id IN (SELECT value FROM json_each(?)) AND ${vis.sql}`,
+  ).all(JSON.stringify([...new Set(ids)]), ...vis.params) as {
+    id: string;
+    title: string;
+    kind: MemoryTitle['kind'];
+    trust: MemoryTitle['trust'];
+    deleted_at: number | null;
+  }[];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return [...new Set(ids)].flatMap((id) => {
+    const r = byId.get(id);
+    return r
+      ? [{ id, title: r.title, kind: r.kind, trust: r.trust, deleted_at: isoOrNull(r.deleted_at) }]
+      : [];
+  });
+}

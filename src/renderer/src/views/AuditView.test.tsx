@@ -71,6 +71,17 @@ function setup(handlers: FakeHandlers = {}) {
       head: { seq: 60, hash: hash(60) },
     }),
     'audit.verify': () => verified(),
+    'memory.titles': (a) => ({
+      titles: a.ids
+        .filter((id) => id === MEM)
+        .map((id) => ({
+          id,
+          title: 'Billing runs on port 8081',
+          kind: 'semantic' as const,
+          trust: 'trusted' as const,
+          deleted_at: null,
+        })),
+    }),
     'audit.access': () => ({
       store: 'default',
       since: '2026-02-23T00:00:00.000Z',
@@ -96,15 +107,28 @@ describe('AuditView', () => {
     const row = screen.getByTestId('audit-row-60');
     expect(within(row).getByText('cursor (MCP)')).toBeTruthy();
     expect(within(row).getByText('memory.create')).toBeTruthy();
-    expect(within(row).getByRole('link', { name: MEM }).getAttribute('href')).toBe(
-      `#/memories/${MEM}`,
-    );
+    // The target by its title, the id on hover.
+    const target = await within(row).findByRole('link', { name: 'Billing runs on port 8081' });
+    expect(target.getAttribute('href')).toBe(`#/memories/${MEM}`);
+    expect(target.getAttribute('title')).toContain(MEM);
     expect(within(row).getByText(hash(60).slice(0, 10))).toBeTruthy();
     expect(
       screen.getByText(
         'This chain has not been verified yet. Verifying never changes the chain or your memories.',
       ),
     ).toBeTruthy();
+  });
+
+  it('opens an entry to what it records: the memory by name and the fingerprints', async () => {
+    const { user } = setup();
+    await screen.findByTestId('audit-row-60');
+    const open = screen.getByRole('button', { name: 'Entry 60: open what it records' });
+    expect(open.getAttribute('aria-expanded')).toBe('false');
+    await user.click(open);
+    const detail = await screen.findByTestId('audit-entry-detail-60');
+    expect(within(detail).getByRole('link', { name: 'Billing runs on port 8081' })).toBeTruthy();
+    expect(within(detail).getByText(`${hash(60)} (key k1)`)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Entry 60: close what it records' })).toBeTruthy();
   });
 
   it('pages older and newer with the cursor', async () => {

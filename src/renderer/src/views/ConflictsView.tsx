@@ -7,6 +7,7 @@
 // `?memory=<id>` shows only one memory's conflicts. Engine events keep it current.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ConflictView } from '../../../shared/api';
+import { MemoryRef, useMemoryTitles } from '../components/MemoryRef';
 import { Button } from '../components/Button';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorState } from '../components/ErrorState';
@@ -52,6 +53,7 @@ export default function ConflictsView({ rest, query }: ViewProps) {
   const at = store ? { store } : {};
   const targetId = rest[0] ?? null;
   const memory = query.get('memory') ?? null;
+  const memoryTitle = useMemoryTitles(useMemo(() => (memory ? [memory] : []), [memory]));
   const [tab, setTab] = useTabFromAddress(query);
   const [resolvedKind, setResolvedKind] = useState<ConflictFilter>('resolved');
   const [limit, setLimit] = useState(PAGE);
@@ -301,10 +303,7 @@ export default function ConflictsView({ rest, query }: ViewProps) {
 
       {memory ? (
         <p className="cf-filter-chip">
-          Only the conflicts of{' '}
-          <a href={routeHref(`/memories/${memory}`)}>
-            <code>{memory.slice(-8)}</code>
-          </a>
+          Only the conflicts of <MemoryRef id={memory} book={memoryTitle} />
           <Button
             size="sm"
             variant="ghost"

@@ -4,6 +4,8 @@
 // titles); with one, the model writes it and the proposal says so.
 import { createHash } from 'node:crypto';
 import type { DreamChange, ReviewEvidence } from '../../../../shared/api';
+import { distinctiveTerms } from '../../cognition/distinctive';
+import { memoryCount, wordDocFrequency } from '../../conflicts/find';
 import { stmt } from '../../store/statements';
 import type { DreamPhase, PhaseContext, ProposalDraft } from '../types';
 import { excerpt, jaccard, words } from '../text';
@@ -32,8 +34,17 @@ function commonWords(members: Member[], n: number): string[] {
     .map(([w]) => w);
 }
 
-export function extractiveSummary(members: Member[]): { title: string; content: string } {
-  const top = commonWords(members, 4);
+/**
+ * A schema named by its members' most distinctive terms (frequent in the cluster, rare in
+ * the store: `distinctiveTerms`), or by their most common words when no store is given.
+ */
+export function extractiveSummary(
+  members: Member[],
+  rarity?: { df: (word: string) => number; total: number },
+): { title: string; content: string } {
+  const top = rarity
+    ? distinctiveTerms(members, rarity.df, rarity.total, 3)
+    : commonWords(members, 4);
   const topic = top.length ? top.join(', ') : (members[0]?.title ?? 'related memories');
   return {
     title: `Schema: ${topic}`.slice(0, 200),
@@ -74,7 +85,10 @@ export const schema: DreamPhase<null> = {
         .filter((m): m is Member => m !== undefined)
         .slice(0, 40);
       if (members.length < ctx.config.schema_min_cluster) continue;
-      let summary = extractiveSummary(members);
+      let summary = extractiveSummary(members, {
+        df: (w) => wordDocFrequency(ctx.store, w),
+        total: memoryCount(ctx.store),
+      });
       let source = 'dream:schema';
       if (ctx.llm && !ctx.dryRun) {
         try {

@@ -1,9 +1,11 @@
 // One cycle, phase by phase: what each examined, changed (each change with its target
 // and before → after) and proposed, how long it took, and its notes (skipped steps,
 // failures).
+import { useMemo } from 'react';
 import type { DreamPhaseReport, DreamReport } from '../../../../shared/api';
 import { ErrorState } from '../../components/ErrorState';
 import { LoadingState } from '../../components/LoadingState';
+import { MemoryRef, TitlesProvider, useMemoryTitles } from '../../components/MemoryRef';
 import { TimeAgo } from '../../components/TimeAgo';
 import { useEngineQuery } from '../../lib/useEngineQuery';
 import {
@@ -23,9 +25,7 @@ function Target({ target }: { target: string }) {
       {ids.map((id, i) => (
         <span key={id}>
           {i > 0 ? ' → ' : ''}
-          <a href={`#/memories/${id}`}>
-            <code>{id.slice(-8)}</code>
-          </a>
+          <MemoryRef id={id} />
         </span>
       ))}
     </>
@@ -102,6 +102,11 @@ function PhaseSection({ phase, dryRun }: { phase: DreamPhaseReport; dryRun: bool
 
 export function CycleDetail({ store, id }: { store: string | undefined; id: string }) {
   const q = useEngineQuery('dream.get', { ...(store ? { store } : {}), id });
+  const ids = useMemo(
+    () => (q.data?.phases ?? []).flatMap((p) => p.changes.flatMap((c) => targetIds(c))),
+    [q.data],
+  );
+  const titles = useMemoryTitles(ids);
   if (q.loading) return <LoadingState label="Loading the cycle…" />;
   if (q.error && !q.data)
     return <ErrorState title="Could not load this cycle" error={q.error} onRetry={q.reload} />;
@@ -125,7 +130,11 @@ export function CycleDetail({ store, id }: { store: string | undefined; id: stri
       {r.phases.length === 0 ? (
         <p className="dr-muted">No phase ran.</p>
       ) : (
-        r.phases.map((p) => <PhaseSection key={p.phase} phase={p} dryRun={r.dry_run} />)
+        <TitlesProvider book={titles}>
+          {r.phases.map((p) => (
+            <PhaseSection key={p.phase} phase={p} dryRun={r.dry_run} />
+          ))}
+        </TitlesProvider>
       )}
     </section>
   );

@@ -114,6 +114,15 @@ function setup(handlers: FakeHandlers = {}) {
   const client = createFakeClient({
     'dream.list': () => list(),
     'dream.get': () => report(),
+    'memory.titles': (a) => ({
+      titles: a.ids.map((id) => ({
+        id,
+        title: `Memory ${id.slice(-4)}`,
+        kind: 'semantic' as const,
+        trust: 'trusted' as const,
+        deleted_at: null,
+      })),
+    }),
     'review.list': () => inbox([merge, link]),
     'review.accept': (a) => ({
       store: 'default',
@@ -140,7 +149,9 @@ describe('DreamsView', () => {
     const row = within(detail).getByRole('row', { name: /arousal/ });
     expect(within(row).getByText('0.8').tagName).toBe('DEL');
     expect(within(row).getByText('0.4').tagName).toBe('INS');
-    expect(within(row).getByRole('link').getAttribute('href')).toBe(`#/memories/${A}`);
+    // Named, not an id fragment.
+    const ref = await within(row).findByRole('link', { name: `Memory ${A.slice(-4)}` });
+    expect(ref.getAttribute('href')).toBe(`#/memories/${A}`);
     expect(within(detail).getByText(/No language model is configured/)).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'Review inbox (1)' })).toBeTruthy();
   });

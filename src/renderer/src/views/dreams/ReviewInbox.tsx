@@ -1,8 +1,9 @@
 // The review inbox: what dreams propose to write, each with the evidence behind it (the
 // memories it rests on, a diff for changes to an existing memory). Accept, edit then
 // accept, or reject — one at a time or the selected ones together (one transaction).
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ReviewItemView, ReviewState } from '../../../../shared/api';
+import { MemoryRef, useMemoryTitles } from '../../components/MemoryRef';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorState } from '../../components/ErrorState';
@@ -101,6 +102,9 @@ export function ReviewInbox({ store }: { store: string | undefined }) {
     'review.list',
     { ...(store ? { store } : {}), state: filter, limit: 200 },
     { refreshOn: ['review.changed', 'dream.finished'] },
+  );
+  const titles = useMemoryTitles(
+    useMemo(() => (q.data?.items ?? []).flatMap((item) => item.result_ids), [q.data]),
   );
 
   const decide = async (
@@ -300,9 +304,7 @@ export function ReviewInbox({ store }: { store: string | undefined }) {
                   {item.result_ids.map((id, i) => (
                     <span key={id}>
                       {i ? ', ' : ''}
-                      <a href={`#/memories/${id}`}>
-                        <code>{id.slice(-8)}</code>
-                      </a>
+                      <MemoryRef id={id} book={titles} />
                     </span>
                   ))}
                 </p>
