@@ -109,3 +109,44 @@ export async function shellAndOverviewAreAccessible(t: E2EContext) {
   await t.checkA11y('shell and Overview');
   await t.screenshot('overview');
 }
+
+export async function overviewIsHomeNeedsYouAndTilesLinkToTheirViews(t: E2EContext) {
+  await t.open();
+  await expectText(stat(t, 'live'), String(SEEDED.live));
+  const needs = t.page.getByTestId('needs-you');
+  // The seed holds a quarantined memory: it waits for the person, and its link filters.
+  const quarantine = needs.locator('[data-need="quarantine"]');
+  await quarantine.waitFor();
+  assert.match(await quarantine.innerText(), /1 memory in quarantine/);
+  const attention = await t.api('stats.attention', {});
+  const shown = await needs
+    .locator('[data-need]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-need')));
+  assert.deepEqual(
+    shown,
+    attention.items.map((i) => i.id),
+    'the card lists what the engine says, worst first',
+  );
+  await t.screenshot('overview-home');
+  await quarantine.getByRole('link').click();
+  await t.page.getByRole('heading', { name: 'Memories', level: 1 }).waitFor();
+  await expectText(t.page.getByTestId('memories-total'), `${SEEDED.quarantined} memory`);
+  assert.ok(t.page.url().endsWith('#/memories'), 'the filter query is dropped once applied');
+
+  // Every tile is a link to the filtered list. (The token link again, in the open tab: taken
+  // from the fragment and cleaned away, the Overview shown — never the token on screen.)
+  await t.open();
+  await overviewHeading(t).waitFor();
+  assert.ok(!t.page.url().includes(t.token), 'the token stays in the address bar');
+  await t.page.getByRole('link', { name: 'Pinned', exact: true }).click();
+  await t.page.getByRole('heading', { name: 'Memories', level: 1 }).waitFor();
+  await expectText(
+    t.page.getByTestId('memories-total'),
+    `${SEEDED.pinned} ${SEEDED.pinned === 1 ? 'memory' : 'memories'}`,
+  );
+
+  // A store a few minutes old: the time axis spans a week, not 90 flat days.
+  await t.open();
+  await t.page.locator('[data-stat="created.window"]').waitFor();
+  await t.page.getByText(/created in the last 7 days/).waitFor();
+}

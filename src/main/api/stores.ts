@@ -7,7 +7,11 @@ import { backupDatabase, listBackups } from '../engine/store/backup';
 import { exportBundle } from '../engine/store/bundle';
 import { importStore, renameStore } from '../engine/store/lifecycle';
 import type { StoreBundle } from '../../shared/api';
+import { attention } from '../engine/attention';
 import type { HandlerRegistry } from './registry';
+
+/** A doctor's report younger than this is good enough for the Overview. */
+const DOCTOR_FRESH_MS = 60 * 60_000;
 
 export function registerStoreHandlers(registry: HandlerRegistry, engine: Engine): void {
   const stores = engine.registry;
@@ -56,6 +60,22 @@ export function registerStoreHandlers(registry: HandlerRegistry, engine: Engine)
   registry.register('stats.get', async (args, { actor }) => {
     const store = await engine.store(args.store);
     return { ...stats(store, actor), vectors: engine.semantic.statusFor(store) };
+  });
+  registry.register('stats.attention', async (args) => {
+    const store = await engine.store(args.store);
+    // The doctor's latest report, made again when it is older than an hour.
+    const kept = engine.doctor.lastReport(store.name);
+    const doctor =
+      kept && engine.now() - Date.parse(kept.ran_at) < DOCTOR_FRESH_MS
+        ? kept
+        : await engine.doctor.run(store.name);
+    return attention({
+      store,
+      doctor,
+      anchor: await engine.audit.anchor({ store: store.name }),
+      vectors: engine.semantic.statusFor(store),
+      now: engine.now(),
+    });
   });
   registry.register('stats.overview', async (args, { actor }) => {
     const store = await engine.store(args.store);

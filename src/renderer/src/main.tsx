@@ -10,6 +10,16 @@ import { useConnectionStore } from './stores/connectionStore';
 import './styles/index.css';
 
 useConnectionStore.getState().setToken(window.loci ? null : takeTokenFromLocation(window));
+if (!window.loci) {
+  // A token link opened in a tab that is open already changes only the fragment: it is
+  // taken (and the address cleaned) the same way, before the router reads the address.
+  window.addEventListener('hashchange', () => {
+    if (!/(^#|&)token=/.test(window.location.hash)) return;
+    const token = takeTokenFromLocation(window);
+    if (token !== useConnectionStore.getState().token)
+      useConnectionStore.getState().setToken(token);
+  });
+}
 const client = createEngineClient(() => useConnectionStore.getState().token);
 
 const root = document.getElementById('root');

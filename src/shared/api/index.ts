@@ -102,6 +102,7 @@ import type {
   SystemInfo,
   TokenRotateResult,
   OverviewResult,
+  AttentionResult,
   ClientListResult,
   SetupPlanResult,
   SetupWriteResult,
@@ -223,6 +224,8 @@ export const methods = {
   'memory.revert': method<MutationResult>()(RevertArgsSchema),
   'graph.atlas': method<AtlasResult>()(AtlasArgsSchema),
   'store.rename': method<StoreInfo>()(StoreRenameArgsSchema),
+  /** What needs the person now: conflicts, review, quarantine, doctor, audit, model. */
+  'stats.attention': method<AttentionResult>()(StoreArgsSchema),
   'stats.overview': method<OverviewResult>()(OverviewArgsSchema),
   'system.info': method<SystemInfo>()(EmptyArgsSchema),
   'token.rotate': method<TokenRotateResult>()(EmptyArgsSchema),

@@ -201,3 +201,23 @@ export interface StatsResult {
     sqlite_version: string;
   };
 }
+
+/** One thing that waits for the person, and where to deal with it (Overview's home list). */
+export interface AttentionItem {
+  id: 'conflicts' | 'review' | 'quarantine' | 'doctor' | 'audit' | 'model';
+  severity: 'fail' | 'warn' | 'info';
+  /** How many (absent when it is not a count). */
+  count?: number;
+  title: string;
+  detail: string;
+  /** The observatory route that deals with it, its filter in the query. */
+  route: string;
+}
+
+export interface AttentionResult {
+  store: string;
+  /** Worst first; empty when nothing needs the person. */
+  items: AttentionItem[];
+  /** When the doctor's report it used was made. */
+  doctor_ran_at: string;
+}

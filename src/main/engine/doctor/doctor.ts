@@ -71,6 +71,13 @@ export class Doctor {
     }));
   }
 
+  private readonly reports = new Map<string, DoctorReport>();
+
+  /** The newest report of a store made by this process, if any. */
+  lastReport(store: string): DoctorReport | undefined {
+    return this.reports.get(store);
+  }
+
   async run(store: string | undefined): Promise<DoctorReport> {
     const started = performance.now();
     const ctx = await this.context(store);
@@ -83,7 +90,7 @@ export class Doctor {
       if (RANK[c.status] > RANK[status]) status = c.status;
     }
     this.engine.events.emit('doctor.finished', { store: ctx.store.name, status });
-    return {
+    const report: DoctorReport = {
       store: ctx.store.name,
       status,
       checks,
@@ -91,6 +98,8 @@ export class Doctor {
       ran_at: new Date(ctx.now).toISOString(),
       duration_ms: Math.round(performance.now() - started),
     };
+    this.reports.set(ctx.store.name, report);
+    return report;
   }
 
   /** Applies the fix of one check, if it is safe and needed; returns the check after. */

@@ -4,6 +4,7 @@
 // closes the panel, / searches. Engine events keep it current without a reload.
 import { connectEditorAction } from './connect/connectAction';
 import { useCallback, useEffect, useRef } from 'react';
+import { MEMORY_KINDS, type MemoryKind } from '../../../shared/schemas';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorState } from '../components/ErrorState';
 import { Kbd } from '../components/Kbd';
@@ -70,19 +71,33 @@ function SelectInView({ source }: { source: RowSource }) {
 }
 
 /**
- * `#/memories?tag=<tag>[&deleted=include]`, a link from another view (an import's
- * memories): list that tag, then drop the query so the filters are the person's again.
+ * A link from another view — `#/memories?tag=<tag>` (an import's memories), `?trust=
+ * quarantined`, `?pinned=1`, `?kind=<kind>`, `?deleted=include|only` (the Overview's
+ * tiles): list those, then drop the query so the filters are the person's again.
  */
 function useLinkedFilter(query: URLSearchParams, openId: string | null): void {
   const tag = query.get('tag');
-  const deleted = query.get('deleted') === 'include' ? 'include' : 'exclude';
+  const trust = query.get('trust');
+  const kind = query.get('kind');
+  const pinned = query.get('pinned');
+  const deletedArg = query.get('deleted');
+  const deleted = deletedArg === 'include' || deletedArg === 'only' ? deletedArg : 'exclude';
   useEffect(() => {
-    if (!tag) return;
+    if (!tag && !trust && !kind && !pinned && !deletedArg) return;
     const state = useMemoriesStore.getState();
     state.setQuery('');
-    state.setFilters({ ...DEFAULT_FILTERS, tags: [tag], deleted });
+    state.setFilters({
+      ...DEFAULT_FILTERS,
+      ...(tag ? { tags: [tag] } : {}),
+      ...(trust === 'quarantined' || trust === 'trusted' ? { trust } : {}),
+      ...(kind && (MEMORY_KINDS as readonly string[]).includes(kind)
+        ? { kinds: [kind as MemoryKind] }
+        : {}),
+      ...(pinned ? { pinned: 'pinned' as const } : {}),
+      deleted,
+    });
     navigate(openId ? `/memories/${openId}` : '/memories', { replace: true });
-  }, [tag, deleted, openId]);
+  }, [tag, trust, kind, pinned, deletedArg, deleted, openId]);
 }
 
 export default function MemoriesView({ rest, query: route }: ViewProps) {

@@ -11,29 +11,47 @@ import { KIND_HINTS, KINDS, KindBadge } from '../components/KindBadge';
 import { LoadingState } from '../components/LoadingState';
 import { TimeAgo } from '../components/TimeAgo';
 import { formatBytes, formatCount, formatPercent } from '../lib/format';
+import { routeHref } from '../lib/router';
 import { useEngineQuery, type EngineQuery } from '../lib/useEngineQuery';
 import { useUiStore } from '../stores/uiStore';
 import { useClients } from './connect/useClients';
+import { NeedsYou } from './overview/NeedsYou';
 import { ClientsCard, CreatedCard, LatencyCard, SourcesCard } from './overview/OverviewCharts';
 import { ModelOffer } from './settings/ModelOffer';
 
-/** The window of the "memories over time" chart. */
-const DAYS = 90;
+/** The longest window of the "memories over time" chart. */
+const MAX_DAYS = 90;
+/** The shortest, for a store a few days old. */
+const MIN_DAYS = 7;
+
+/** The chart's window fitted to the store's age: from its oldest memory to today. */
+export function fittedDays(oldest: string | null | undefined, now = Date.now()): number {
+  if (!oldest) return MIN_DAYS;
+  const age = Math.ceil((now - Date.parse(oldest)) / 86_400_000) + 1;
+  return Math.min(MAX_DAYS, Math.max(MIN_DAYS, age));
+}
 
 function Tile({
   label,
   value,
   stat,
   note,
+  href,
 }: {
   label: string;
   value: string;
   stat: string;
   note?: string;
+  /** The view that lists what it counts. */
+  href: string;
 }) {
   return (
     <div className="tile">
-      <dt>{label}</dt>
+      <dt>
+        <a className="tile-link" href={href}>
+          {label}
+        </a>
+      </dt>
       <dd data-stat={stat}>{value}</dd>
       {note ? <dd className="tile-note">{note}</dd> : null}
     </div>
@@ -68,15 +86,34 @@ function Stats({
           <Icon name="memories" /> Memories
         </h2>
         <dl className="tiles">
-          <Tile label="Live" stat="live" value={formatCount(m.live)} note="recallable now" />
-          <Tile label="Pinned" stat="pinned" value={formatCount(m.pinned)} note="always kept" />
+          <Tile
+            label="Live"
+            stat="live"
+            value={formatCount(m.live)}
+            note="recallable now"
+            href={routeHref('/memories')}
+          />
+          <Tile
+            label="Pinned"
+            stat="pinned"
+            value={formatCount(m.pinned)}
+            note="always kept"
+            href={routeHref('/memories', { pinned: '1' })}
+          />
           <Tile
             label="Quarantined"
             stat="quarantined"
             value={formatCount(m.quarantined)}
             note="held back from recall"
+            href={routeHref('/memories', { trust: 'quarantined' })}
           />
-          <Tile label="Deleted" stat="deleted" value={formatCount(m.deleted)} note="restorable" />
+          <Tile
+            label="Deleted"
+            stat="deleted"
+            value={formatCount(m.deleted)}
+            note="restorable"
+            href={routeHref('/memories', { deleted: 'only' })}
+          />
         </dl>
       </section>
 
@@ -89,7 +126,10 @@ function Stats({
         <ul className="kind-list">
           {KINDS.map((kind) => (
             <li key={kind} title={KIND_HINTS[kind]}>
-              <KindBadge kind={kind} />
+              <a className="kind-link" href={routeHref('/memories', { kind })}>
+                <KindBadge kind={kind} />
+                <span className="visually-hidden"> memories</span>
+              </a>
               <Bar part={m.by_kind[kind] ?? 0} whole={m.live} />
               <span className="num" data-stat={`kind.${kind}`}>
                 {formatCount(m.by_kind[kind] ?? 0)}
@@ -142,11 +182,15 @@ function Stats({
           <dd data-stat="database.size">{formatBytes(stats.database.size_bytes)}</dd>
           <dt>Write-ahead log</dt>
           <dd>{formatBytes(stats.database.wal_bytes)}</dd>
-          <dt>Links</dt>
+          <dt>
+            <a href={routeHref('/atlas')}>Links</a>
+          </dt>
           <dd data-stat="links">{formatCount(stats.links)}</dd>
           <dt>Versions</dt>
           <dd>{formatCount(stats.versions)}</dd>
-          <dt>Audit entries</dt>
+          <dt>
+            <a href={routeHref('/audit')}>Audit entries</a>
+          </dt>
           <dd>{formatCount(stats.audit_entries)}</dd>
           <dt>Oldest</dt>
           <dd>{stats.oldest ? <TimeAgo iso={stats.oldest} /> : '—'}</dd>
@@ -170,11 +214,17 @@ export default function OverviewView() {
   const query = useEngineQuery('stats.get', store ? { store } : {}, {
     refreshOn: ['memory.changed', 'link.changed', 'embedding.progressed'],
   });
+  // The time axis spans the store's life (a week at least, 90 days at most).
+  const days = fittedDays(query.data?.oldest);
   const overview = useEngineQuery(
     'stats.overview',
-    store ? { store, days: DAYS } : { days: DAYS },
+    store ? { store, days } : { days },
     // Recall timings move with every MCP call; a busy agent must not mean a busy page.
-    { refreshOn: ['memory.changed', 'activity.recorded', 'clients.changed'], throttleMs: 2_000 },
+    {
+      refreshOn: ['memory.changed', 'activity.recorded', 'clients.changed'],
+      throttleMs: 2_000,
+      enabled: query.data !== undefined,
+    },
   );
   const clients = useClients();
   const { data, error } = query;
@@ -227,7 +277,10 @@ export default function OverviewView() {
           </p>
         </EmptyState>
       ) : (
-        <Stats stats={data} overview={overview} clients={clients} />
+        <>
+          <NeedsYou store={store} />
+          <Stats stats={data} overview={overview} clients={clients} />
+        </>
       )}
     </div>
   );
