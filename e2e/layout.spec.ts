@@ -76,7 +76,7 @@ function scrollers(page: Page): Promise<{ x: number; y: number; what: string }[]
   return page.evaluate(() => {
     const out: { x: number; y: number; what: string }[] = [];
     const content = document.querySelector('.content') as HTMLElement;
-    const all = [content, ...content.querySelectorAll<HTMLElement>('*')];
+    const all = [content, ...Array.from(content.querySelectorAll<HTMLElement>('*'))];
     for (const el of all) {
       const style = getComputedStyle(el);
       if (!/(auto|scroll)/.test(style.overflowY) || el.scrollHeight <= el.clientHeight + 1) {
@@ -89,7 +89,7 @@ function scrollers(page: Page): Promise<{ x: number; y: number; what: string }[]
       out.push({
         x,
         y,
-        what: el === content ? 'the view' : `.${[...el.classList].join('.') || el.tagName}`,
+        what: el === content ? 'the view' : `.${Array.from(el.classList).join('.') || el.tagName}`,
       });
       if (out.length >= 4) break;
     }

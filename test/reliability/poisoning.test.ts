@@ -39,8 +39,9 @@ describe('the red-team corpus', () => {
     const agent = t.agent('red-team');
     for (const text of corpus.attacks) {
       const r = await agent.call('memory.remember', { content: text });
-      // (A few also look like credentials: those are quarantined, which a person can read.)
-      const m = await t.cli.call('memory.get', { id: r.id });
+      // (A few also look like credentials: those are quarantined, masked on screen, and
+      // a person can reveal them.)
+      const m = await t.cli.call('memory.get', { id: r.id, reveal: true });
       // Stored as written (the gate only normalises NFC and strips zero-width characters).
       expect(m.content).toBe(
         text

@@ -4,7 +4,8 @@
 // closes the panel, / searches. Engine events keep it current without a reload.
 import { connectEditorAction } from './connect/connectAction';
 import { useCallback, useEffect, useRef } from 'react';
-import { MEMORY_KINDS, type MemoryKind } from '../../../shared/schemas';
+import { MEMORY_KINDS } from '../../../shared/constants';
+import type { MemoryKind } from '../../../shared/schemas';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorState } from '../components/ErrorState';
 import { Kbd } from '../components/Kbd';
