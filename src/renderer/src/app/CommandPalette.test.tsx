@@ -27,20 +27,25 @@ function setup(conflicts = false) {
     'stats.get': () => statsFixture(),
     'memory.recall': (args) =>
       recallFixture(
-        /deploy/i.test(args.query)
+        /audit/i.test(args.query)
           ? [
-              hitFixture(DEPLOY, 'Deploys go through ops/deploy.sh', {
-                kind: 'procedural',
-                score: 0.91,
-                why: 'matched "deploy" in the title',
-                ...mark(DEPLOY, ROLLBACK),
-              }),
-              hitFixture(ROLLBACK, 'Rollback is deploy --previous', {
-                score: 0.47,
-                ...mark(ROLLBACK, DEPLOY),
-              }),
+              hitFixture(ROLLBACK, 'Audit the release log weekly', { score: 0.42 }),
+              hitFixture(DEPLOY, 'The audit chain is verified before a release', { score: 0.77 }),
             ]
-          : [],
+          : /deploy/i.test(args.query)
+            ? [
+                hitFixture(DEPLOY, 'Deploys go through ops/deploy.sh', {
+                  kind: 'procedural',
+                  score: 0.91,
+                  why: 'matched "deploy" in the title',
+                  ...mark(DEPLOY, ROLLBACK),
+                }),
+                hitFixture(ROLLBACK, 'Rollback is deploy --previous', {
+                  score: 0.47,
+                  ...mark(ROLLBACK, DEPLOY),
+                }),
+              ]
+            : [],
       ),
   });
   window.history.replaceState(null, '', '/#/overview');
@@ -54,6 +59,21 @@ const selected = () =>
   screen.getAllByRole('option').find((o) => o.getAttribute('aria-selected') === 'true');
 
 describe('CommandPalette', () => {
+  it('puts the view a query names before memories about it, and memories best score first', async () => {
+    const { user } = setup();
+    await user.keyboard('{Control>}k{/Control}');
+    await user.type(input(), 'audit');
+    await screen.findByRole('option', { name: /Audit the release log weekly/ });
+    const options = within(dialog()).getAllByRole('option');
+    expect(options[0]?.textContent).toMatch(/^Audit/);
+    expect(selected()).toBe(options[0]);
+    const memories = within(screen.getByRole('group', { name: 'Memories' })).getAllByRole('option');
+    expect(memories.map((o) => within(o).getByTitle('Recall score (0–1)').textContent)).toEqual([
+      '0.77',
+      '0.42',
+    ]);
+  });
+
   it('opens on Ctrl-K, recalls as you type (once per pause) and opens the chosen memory', async () => {
     const { client, user } = setup();
     await user.keyboard('{Control>}k{/Control}');

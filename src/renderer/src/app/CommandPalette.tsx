@@ -17,12 +17,30 @@ type Item =
   | { type: 'memory'; key: string; hit: RecallHit }
   | { type: 'view'; key: string; view: ViewDefinition };
 
+/** How well a view matches: its name first, then its keywords, then its description. */
+function viewMatch(v: ViewDefinition, q: string): number | null {
+  const label = v.label.toLowerCase();
+  if (label.startsWith(q) || label.split(/\s+/).some((w) => w.startsWith(q))) return 0;
+  if ((v.keywords ?? []).some((k) => k.toLowerCase().startsWith(q))) return 1;
+  if (label.includes(q) || (v.keywords ?? []).some((k) => k.toLowerCase().includes(q))) return 2;
+  if (v.description.toLowerCase().includes(q)) return 3;
+  return null;
+}
+
+/** The views that match, best first (menu order among equals). */
 export function matchViews(query: string): ViewDefinition[] {
   const q = query.trim().toLowerCase();
   if (!q) return [...VIEWS];
-  return VIEWS.filter((v) =>
-    [v.label, v.description, ...(v.keywords ?? [])].some((t) => t.toLowerCase().includes(q)),
-  );
+  return VIEWS.map((v) => ({ v, m: viewMatch(v, q) }))
+    .filter((x): x is { v: ViewDefinition; m: number } => x.m !== null)
+    .sort((a, b) => a.m - b.m)
+    .map((x) => x.v);
+}
+
+/** True when the query names a view: "audit" goes to Audit before any memory about audits. */
+export function namesAView(query: string): boolean {
+  const q = query.trim().toLowerCase();
+  return q.length > 0 && VIEWS.some((v) => viewMatch(v, q) === 0);
 }
 
 /** "Conflicts with “Port 9090” — current: the other": a hit's first open contradiction. */
@@ -45,12 +63,25 @@ function PaletteBody({ onClose }: { onClose: () => void }) {
   const listId = useId();
   const optionId = (i: number) => `${listId}-o${i}`;
 
-  const hits = input.trim() ? (search.result?.results ?? []) : [];
+  // Best score first, so the scores shown read in order.
+  const hits = input.trim()
+    ? [...(search.result?.results ?? [])].sort((a, b) => b.score - a.score)
+    : [];
   const views = matchViews(input);
-  const items: Item[] = [
-    ...hits.map((hit) => ({ type: 'memory' as const, key: `m-${hit.id}`, hit })),
-    ...views.map((view) => ({ type: 'view' as const, key: `v-${view.id}`, view })),
-  ];
+  const viewsFirst = namesAView(input);
+  const memoryItems: Item[] = hits.map((hit) => ({
+    type: 'memory' as const,
+    key: `m-${hit.id}`,
+    hit,
+  }));
+  const viewItems: Item[] = views.map((view) => ({
+    type: 'view' as const,
+    key: `v-${view.id}`,
+    view,
+  }));
+  const items: Item[] = viewsFirst
+    ? [...viewItems, ...memoryItems]
+    : [...memoryItems, ...viewItems];
   const current = Math.min(active, Math.max(0, items.length - 1));
 
   // A new answer or query starts at the top.
@@ -156,22 +187,25 @@ function PaletteBody({ onClose }: { onClose: () => void }) {
         {search.status === 'loading' ? <span className="spinner spinner-sm" aria-hidden /> : null}
       </div>
       <div id={listId} role="listbox" aria-label="Results" className="palette-list">
-        {hits.length > 0 ? (
-          <div role="group" aria-label="Memories">
-            <div className="palette-group" aria-hidden>
-              Memories
-            </div>
-            {items.slice(0, hits.length).map((item, i) => option(item, i))}
-          </div>
-        ) : null}
-        {views.length > 0 ? (
-          <div role="group" aria-label="Go to">
-            <div className="palette-group" aria-hidden>
-              Go to
-            </div>
-            {items.slice(hits.length).map((item, i) => option(item, i + hits.length))}
-          </div>
-        ) : null}
+        {(viewsFirst ? (['views', 'memories'] as const) : (['memories', 'views'] as const)).map(
+          (group) => {
+            const start =
+              group === (viewsFirst ? 'views' : 'memories')
+                ? 0
+                : items.length - (group === 'views' ? viewItems.length : memoryItems.length);
+            const own = group === 'views' ? viewItems : memoryItems;
+            if (own.length === 0) return null;
+            const label = group === 'views' ? 'Go to' : 'Memories';
+            return (
+              <div key={group} role="group" aria-label={label}>
+                <div className="palette-group" aria-hidden>
+                  {label}
+                </div>
+                {own.map((item, i) => option(item, start + i))}
+              </div>
+            );
+          },
+        )}
       </div>
       <p className="palette-status" role="status">
         {status}
