@@ -54,6 +54,17 @@ describe('embeddings with a model installed', () => {
       active: true,
       dir: tiny.dir,
     });
+    // An installed model's size is what its files take on disk, never "unknown".
+    const { readdirSync, statSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const manifest = JSON.parse(
+      (await import('node:fs')).readFileSync(join(tiny.dir, 'manifest.json'), 'utf8'),
+    ) as { files: Record<string, unknown> };
+    const onDisk = readdirSync(tiny.dir)
+      .filter((f) => f in manifest.files)
+      .reduce((n, f) => n + statSync(join(tiny.dir, f)).size, 0);
+    expect(list.models.find((m) => m.id === 'tiny-16')?.size_bytes).toBe(onDisk);
+    expect(onDisk).toBeGreaterThan(0);
   });
 
   it('re-embeds everything, with progress, when the model changes, and never mixes models', async () => {

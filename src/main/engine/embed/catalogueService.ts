@@ -1,6 +1,8 @@
 // The embedding models a person can choose from: the catalogue and what is installed,
 // the offer of the default model while none is, and installing, removing and choosing
 // one (config.json `embedding.model`). A model change re-embeds through Semantic.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ModelInfo, ModelListResult, ModelOffer } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
 import { updateConfig, type Config } from '../config';
@@ -33,6 +35,23 @@ export class ModelCatalogue {
         ? sizes.reduce<number>((a, b) => a + (b as number), 0)
         : null;
     };
+    // An installed model's size is what its files take on disk (a manifest written by hand
+    // may give no sizes).
+    const onDisk = (dir: string, files: Record<string, unknown>) => {
+      let total = 0;
+      for (const name of Object.keys(files)) {
+        try {
+          total += statSync(join(dir, name)).size;
+        } catch {
+          return null;
+        }
+      }
+      return total;
+    };
+    const installedSize = (local: {
+      dir: string;
+      manifest: { files: Record<string, { size?: number | null }> };
+    }) => onDisk(local.dir, local.manifest.files) ?? fileSize(local.manifest.files);
     for (const entry of catalogue().models) {
       const local = found.find((f) => f.manifest.id === entry.id);
       models.push({
@@ -48,7 +67,7 @@ export class ModelCatalogue {
         pinned: local
           ? Object.values(local.manifest.files).every((f) => f.pinned !== false)
           : Object.values(entry.files).every((f) => f.sha256 !== null),
-        size_bytes: local ? fileSize(local.manifest.files) : fileSize(entry.files),
+        size_bytes: local ? installedSize(local) : fileSize(entry.files),
       });
     }
     for (const local of found.filter(
@@ -65,7 +84,7 @@ export class ModelCatalogue {
         active: status.semantic && status.model === local.manifest.id,
         dir: local.dir,
         pinned: Object.values(local.manifest.files).every((f) => f.pinned !== false),
-        size_bytes: fileSize(local.manifest.files),
+        size_bytes: installedSize(local),
       });
     }
     return {
