@@ -139,6 +139,21 @@ export async function activityShowsALiveMcpCallAndWhatTheClientReceived(t: E2ECo
     );
     // The client's summary chip.
     await t.page.locator(`.act-client[data-client="mcp:${name}"]`).waitFor();
+    // Calls over time: the client in the chart's legend and its accessible summary.
+    const chart = t.page.locator('[data-chart="calls"] svg');
+    await poll(
+      async () => (await chart.getAttribute('aria-label')) ?? '',
+      (label) => label.includes(name),
+      { message: 'the calls chart to name the client' },
+    );
+    const stats = await t.api('activity.stats', { window_minutes: 60, buckets: 60 });
+    assert.ok(stats.clients.includes(`mcp:${name}`));
+    assert.ok(
+      stats.buckets.reduce((n, b) => n + (b.calls[`mcp:${name}`] ?? 0), 0) >= 2,
+      'both calls counted',
+    );
+    await t.page.getByRole('button', { name: 'Day', exact: true }).click();
+    await t.page.getByRole('button', { name: 'Hour', exact: true }).click();
 
     await recallRow.first().getByRole('link', { name: 'recall', exact: true }).click();
     const detail = t.page.getByTestId('call-detail');

@@ -27,6 +27,9 @@ export function registerSystemHandlers(registry: HandlerRegistry, engine: Engine
 
   registry.register('activity.list', (args) => ({ items: engine.activity.list(args) }));
   // What an agent sent or was answered may hold a credential: masked on the way out.
+  registry.register('activity.stats', (args) =>
+    engine.activity.stats(args.window_minutes, args.buckets, engine.now()),
+  );
   registry.register('activity.get', (args) => maskDeep(engine.activity.get(args.id)));
 
   registry.register('clients.list', () => {

@@ -1,7 +1,7 @@
 // The activity feed: the most recent calls made by clients (who, which tool, how long,
 // how it ended, and what they sent and received, shortened), kept in memory for the
 // Activity view and `activity.list`. A ring buffer: old entries fall off the end.
-import type { ActivityItem, ActivitySummary } from '../../shared/api';
+import type { ActivityItem, ActivityStatsResult, ActivitySummary } from '../../shared/api';
 import { LociError } from '../../shared/errors';
 import type { EngineEvents } from './events';
 
@@ -16,9 +16,27 @@ export function shorten(value: unknown): unknown {
   return { truncated: true, chars: text.length, head: text.slice(0, MAX_PAYLOAD_CHARS) };
 }
 
+/** Per-minute counts are kept this long (the chart's widest window). */
+const MINUTES_KEPT = 24 * 60;
+/** Durations kept per minute for its percentiles. */
+const DURATIONS_PER_MINUTE = 500;
+
+interface Minute {
+  calls: Map<string, number>;
+  errors: number;
+  durations: number[];
+}
+
+function percentile(sorted: readonly number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
+}
+
 export class ActivityLog {
   private readonly items: ActivityItem[] = [];
   private nextId = 1;
+  /** Calls per client and their durations, per minute since the epoch (the last day). */
+  private readonly minutes = new Map<number, Minute>();
 
   constructor(private readonly events: EngineEvents) {}
 
@@ -33,6 +51,7 @@ export class ActivityLog {
     };
     this.items.push(entry);
     if (this.items.length > ACTIVITY_KEEP) this.items.splice(0, this.items.length - ACTIVITY_KEEP);
+    this.count(entry);
     this.events.emit('activity.recorded', summarize(entry));
     return entry;
   }
@@ -53,6 +72,63 @@ export class ActivityLog {
       out.push(summarize(item));
     }
     return out;
+  }
+
+  private count(entry: ActivityItem): void {
+    const minute = Math.floor(Date.parse(entry.at) / 60_000);
+    if (!Number.isFinite(minute)) return;
+    let m = this.minutes.get(minute);
+    if (!m) {
+      m = { calls: new Map(), errors: 0, durations: [] };
+      this.minutes.set(minute, m);
+      // Minutes arrive in order: the oldest are first in the map.
+      for (const key of this.minutes.keys()) {
+        if (key > minute - MINUTES_KEPT) break;
+        this.minutes.delete(key);
+      }
+    }
+    m.calls.set(entry.actor, (m.calls.get(entry.actor) ?? 0) + 1);
+    if (!entry.ok) m.errors++;
+    if (m.durations.length < DURATIONS_PER_MINUTE) m.durations.push(entry.duration_ms);
+  }
+
+  /**
+   * Calls per client over the last `windowMinutes` (at most a day), in `buckets` equal
+   * slices oldest first, each with its errors and latency percentiles.
+   */
+  stats(windowMinutes: number, buckets: number, now: number): ActivityStatsResult {
+    const end = Math.floor(now / 60_000) + 1;
+    const start = end - windowMinutes;
+    const size = windowMinutes / buckets;
+    const out = Array.from({ length: buckets }, (_, i) => ({
+      at: new Date((start + i * size) * 60_000).toISOString(),
+      calls: {} as Record<string, number>,
+      total: 0,
+      errors: 0,
+      durations: [] as number[],
+    }));
+    const clients = new Map<string, number>();
+    for (const [minute, m] of this.minutes) {
+      if (minute < start || minute >= end) continue;
+      const b = out[Math.min(buckets - 1, Math.floor((minute - start) / size))];
+      if (!b) continue;
+      for (const [client, n] of m.calls) {
+        b.calls[client] = (b.calls[client] ?? 0) + n;
+        b.total += n;
+        clients.set(client, (clients.get(client) ?? 0) + n);
+      }
+      b.errors += m.errors;
+      b.durations.push(...m.durations);
+    }
+    return {
+      window_minutes: windowMinutes,
+      bucket_minutes: size,
+      clients: [...clients.entries()].sort((a, b) => b[1] - a[1]).map(([c]) => c),
+      buckets: out.map(({ durations, ...b }) => {
+        const sorted = durations.sort((x, y) => x - y);
+        return { ...b, p50_ms: percentile(sorted, 0.5), p95_ms: percentile(sorted, 0.95) };
+      }),
+    };
   }
 
   /** One call with what was sent and received. */

@@ -34,6 +34,7 @@ import {
   TimelineArgsSchema,
   ModelUseArgsSchema,
   ActivityGetArgsSchema,
+  ActivityStatsArgsSchema,
   TitlesArgsSchema,
   AtlasArgsSchema,
   OverviewArgsSchema,
@@ -168,6 +169,7 @@ import type {
   FindProceduresResult,
   ActivityItem,
   ActivityListResult,
+  ActivityStatsResult,
 } from './memory';
 
 export * from './callers';
@@ -221,6 +223,7 @@ export const methods = {
   'procedure.find': method<FindProceduresResult>()(FindProceduresArgsSchema),
   'activity.list': method<ActivityListResult>()(ActivityArgsSchema),
   'activity.get': method<ActivityItem>()(ActivityGetArgsSchema),
+  'activity.stats': method<ActivityStatsResult>()(ActivityStatsArgsSchema),
   'memory.revert': method<MutationResult>()(RevertArgsSchema),
   'graph.atlas': method<AtlasResult>()(AtlasArgsSchema),
   'store.rename': method<StoreInfo>()(StoreRenameArgsSchema),

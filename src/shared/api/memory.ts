@@ -275,6 +275,24 @@ export interface ActivityItem {
 /** An activity item without its payloads (the feed); `activity.get` has them. */
 export type ActivitySummary = Omit<ActivityItem, 'args' | 'result'>;
 
+/** Calls over time (activity.stats): per client, with errors and latency, oldest first. */
+export interface ActivityStatsResult {
+  window_minutes: number;
+  bucket_minutes: number;
+  /** Every client with a call in the window, the busiest first (`mcp:<client>`, `ui`, `cli`). */
+  clients: string[];
+  buckets: {
+    /** Where the bucket starts. */
+    at: string;
+    /** Calls per client in it. */
+    calls: Record<string, number>;
+    total: number;
+    errors: number;
+    p50_ms: number | null;
+    p95_ms: number | null;
+  }[];
+}
+
 export interface ActivityListResult {
   items: ActivitySummary[];
 }

@@ -285,6 +285,12 @@ export const TitlesArgsSchema = z.strictObject({
   ids: z.array(MemoryIdSchema).max(500),
 });
 
+export const ActivityStatsArgsSchema = z.strictObject({
+  /** The window: the last hour by default, at most a day. */
+  window_minutes: z.number().int().min(10).max(1440).default(60),
+  buckets: z.number().int().min(1).max(240).default(60),
+});
+
 export const ActivityGetArgsSchema = z.strictObject({ id: z.number().int().min(1) });
 
 export const RevertArgsSchema = z.strictObject({

@@ -21,6 +21,7 @@ import {
 } from './activity/activityModel';
 import { ClientChips, FilterBar } from './activity/ActivityToolbar';
 import { CallDetail } from './activity/CallDetail';
+import { CallsChart } from './activity/CallsChart';
 import { FeedTable } from './activity/FeedTable';
 import { useActivityFeed } from './activity/useActivityFeed';
 import './activity/activity.css';
@@ -107,6 +108,7 @@ export default function ActivityView({ rest }: ViewProps) {
         <NoCalls />
       ) : (
         <>
+          <CallsChart />
           <ClientChips
             summaries={summaries}
             selected={filters.client}
