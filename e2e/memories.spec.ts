@@ -223,3 +223,20 @@ export async function memoriesViewIsAccessibleWithThePanelOpen(t: E2EContext) {
   await dialog.waitFor({ state: 'hidden' });
   assert.equal((await t.api('memory.get', { id: t.ids.deploy as string })).id, t.ids.deploy);
 }
+
+export async function smallWindowFoldsTheFiltersIntoOneRow(t: E2EContext) {
+  await t.page.setViewportSize({ width: 800, height: 700 });
+  await openList(t);
+  const filters = t.page.locator('.mem-filters');
+  const folded = await filters.boundingBox();
+  assert.ok(folded && folded.height < 60, `the filters take ${folded?.height} px at 800 px`);
+  assert.equal(await t.page.getByLabel('Trust').count(), 0, 'the secondary filters are folded');
+  await t.page.getByRole('button', { name: 'Filters', exact: true }).click();
+  await t.page.getByLabel('Trust').selectOption('quarantined');
+  await expectText(total(t), countLabel(SEEDED.quarantined));
+  await t.page.getByRole('button', { name: 'Fewer filters' }).click();
+  // Folded again, the count of filters in use stays on the button.
+  await t.page.getByRole('button', { name: 'Filters (1)' }).waitFor();
+  await t.page.getByRole('button', { name: 'Clear filter' }).click();
+  await expectText(total(t), countLabel(SEEDED.live));
+}

@@ -10,6 +10,7 @@ import { KIND_HINTS, KINDS } from '../../components/KindBadge';
 import { formatCount } from '../../lib/format';
 import { useEngineQuery } from '../../lib/useEngineQuery';
 import { useUiStore } from '../../stores/uiStore';
+import { useElementWidth } from '../overview/useElementWidth';
 import { useMemoriesStore } from './memoriesStore';
 import {
   activeFilterCount,
@@ -264,7 +265,13 @@ function ChoiceField<T extends string>({
   );
 }
 
+/** Narrower than this, the filters fold behind a "Filters" button: the list keeps the room. */
+const FOLD_BELOW_PX = 900;
+
 export function FilterBar({ total }: { total: number | null }) {
+  const [box, width] = useElementWidth<HTMLDivElement>(1200);
+  const [unfolded, setUnfolded] = useState(false);
+  const folded = width < FOLD_BELOW_PX;
   const store = useUiStore((s) => s.store);
   const filters = useMemoriesStore((s) => s.filters);
   const setFilters = useMemoriesStore((s) => s.setFilters);
@@ -296,8 +303,34 @@ export function FilterBar({ total }: { total: number | null }) {
   )
     seen.unshift({ source: filters.source, count: 0 });
 
+  const totalText =
+    total !== null ? (
+      <span className="mem-total" aria-live="polite" data-testid="memories-total">
+        {formatCount(total)} {total === 1 ? 'memory' : 'memories'}
+        {searching ? ' found' : ''}
+      </span>
+    ) : null;
+  const clear =
+    active > 0 ? (
+      <Button size="sm" variant="ghost" icon="close" onClick={resetFilters}>
+        Clear {active === 1 ? 'filter' : `${active} filters`}
+      </Button>
+    ) : null;
+  const fold = folded ? (
+    <Button
+      size="sm"
+      icon="tag"
+      aria-expanded={unfolded}
+      aria-controls={`${ids}-more`}
+      onClick={() => setUnfolded((u) => !u)}
+    >
+      {unfolded ? 'Fewer filters' : `Filters${active ? ` (${active})` : ''}`}
+    </Button>
+  ) : null;
+  const showAll = !folded || unfolded;
+
   return (
-    <div className="mem-filters">
+    <div className={folded ? 'mem-filters is-folded' : 'mem-filters'} ref={box}>
       <div className="mem-filters-row mem-filters-wrap">
         <div className="mem-search">
           <Icon name="search" />
@@ -322,107 +355,114 @@ export function FilterBar({ total }: { total: number | null }) {
           />
           {!query ? <Kbd keys={['/']} /> : null}
         </div>
-        <HoldsFilter />
-        <label className="mem-field">
-          <span className="mem-field-label">Order</span>
-          <select
-            value={filters.sort}
-            disabled={searching}
-            title={searching ? 'Search results are ranked by relevance' : undefined}
-            onChange={(e) => setFilters({ sort: e.target.value as SortOrder })}
-          >
-            <option value="created-desc">Newest first</option>
-            <option value="created-asc">Oldest first</option>
-            <option value="updated-desc">Recently changed</option>
-            <option value="occurred-desc">Happened, latest first</option>
-            <option value="occurred-asc">Happened, in order</option>
-          </select>
-        </label>
-      </div>
-
-      <div className="mem-filters-row mem-filters-wrap">
-        <div className="mem-kinds" role="group" aria-label="Kinds">
-          {KINDS.map((kind) => (
-            <button
-              key={kind}
-              type="button"
-              className={`mem-kind-toggle kind-${kind}`}
-              aria-pressed={filters.kinds.includes(kind)}
-              title={KIND_HINTS[kind]}
-              onClick={() => toggleKind(kind)}
+        {fold}
+        {folded && !unfolded ? (
+          <span className="mem-filters-end">
+            {totalText}
+            {clear}
+          </span>
+        ) : null}
+        {showAll ? <HoldsFilter /> : null}
+        {showAll ? (
+          <label className="mem-field">
+            <span className="mem-field-label">Order</span>
+            <select
+              value={filters.sort}
+              disabled={searching}
+              title={searching ? 'Search results are ranked by relevance' : undefined}
+              onChange={(e) => setFilters({ sort: e.target.value as SortOrder })}
             >
-              <span className="kind-dot" aria-hidden />
-              {kind}
-            </button>
-          ))}
-        </div>
-        <TagFilter />
+              <option value="created-desc">Newest first</option>
+              <option value="created-asc">Oldest first</option>
+              <option value="updated-desc">Recently changed</option>
+              <option value="occurred-desc">Happened, latest first</option>
+              <option value="occurred-asc">Happened, in order</option>
+            </select>
+          </label>
+        ) : null}
       </div>
 
-      {conversations ? <ConversationFilters speakers={speakers} sessions={sessions} /> : null}
+      {showAll ? (
+        <div id={`${ids}-more`} className="mem-filters-more">
+          <div className="mem-filters-row mem-filters-wrap">
+            <div className="mem-kinds" role="group" aria-label="Kinds">
+              {KINDS.map((kind) => (
+                <button
+                  key={kind}
+                  type="button"
+                  className={`mem-kind-toggle kind-${kind}`}
+                  aria-pressed={filters.kinds.includes(kind)}
+                  title={KIND_HINTS[kind]}
+                  onClick={() => toggleKind(kind)}
+                >
+                  <span className="kind-dot" aria-hidden />
+                  {kind}
+                </button>
+              ))}
+            </div>
+            <TagFilter />
+          </div>
 
-      <div className="mem-filters-row mem-filters-wrap">
-        <label className="mem-field">
-          <span className="mem-field-label">Source</span>
-          <select value={filters.source} onChange={(e) => setFilters({ source: e.target.value })}>
-            {SOURCE_PRESETS.map((p) => (
-              <option key={p.value} value={p.value}>
-                {p.label}
-              </option>
-            ))}
-            {seen.length ? (
-              <optgroup label="Seen in this store">
-                {seen.map((s) => (
-                  <option key={s.source} value={s.source}>
-                    {describeSource(s.source)}
-                    {s.count ? ` · ${formatCount(s.count)}` : ''}
+          {conversations ? <ConversationFilters speakers={speakers} sessions={sessions} /> : null}
+
+          <div className="mem-filters-row mem-filters-wrap">
+            <label className="mem-field">
+              <span className="mem-field-label">Source</span>
+              <select
+                value={filters.source}
+                onChange={(e) => setFilters({ source: e.target.value })}
+              >
+                {SOURCE_PRESETS.map((p) => (
+                  <option key={p.value} value={p.value}>
+                    {p.label}
                   </option>
                 ))}
-              </optgroup>
-            ) : null}
-          </select>
-        </label>
-        <ChoiceField
-          label="Trust"
-          value={filters.trust}
-          options={TRUST_CHOICES}
-          onChange={(trust) => setFilters({ trust })}
-        />
-        <ChoiceField
-          label="Pinned"
-          value={filters.pinned}
-          options={PINNED_CHOICES}
-          onChange={(pinned) => setFilters({ pinned })}
-        />
-        <ChoiceField
-          label="Forgotten"
-          value={filters.deleted}
-          options={DELETED_CHOICES}
-          onChange={(deleted) => setFilters({ deleted })}
-        />
-        <label className="mem-check" htmlFor={`${ids}-risk`}>
-          <input
-            id={`${ids}-risk`}
-            type="checkbox"
-            checked={filters.atRisk}
-            onChange={(e) => setFilters({ atRisk: e.target.checked })}
-          />
-          At risk of fading
-        </label>
-        <span className="mem-filters-end">
-          {total !== null ? (
-            <span className="mem-total" aria-live="polite" data-testid="memories-total">
-              {formatCount(total)} {total === 1 ? 'memory' : 'memories'}
-              {searching ? ' found' : ''}
+                {seen.length ? (
+                  <optgroup label="Seen in this store">
+                    {seen.map((s) => (
+                      <option key={s.source} value={s.source}>
+                        {describeSource(s.source)}
+                        {s.count ? ` · ${formatCount(s.count)}` : ''}
+                      </option>
+                    ))}
+                  </optgroup>
+                ) : null}
+              </select>
+            </label>
+            <ChoiceField
+              label="Trust"
+              value={filters.trust}
+              options={TRUST_CHOICES}
+              onChange={(trust) => setFilters({ trust })}
+            />
+            <ChoiceField
+              label="Pinned"
+              value={filters.pinned}
+              options={PINNED_CHOICES}
+              onChange={(pinned) => setFilters({ pinned })}
+            />
+            <ChoiceField
+              label="Forgotten"
+              value={filters.deleted}
+              options={DELETED_CHOICES}
+              onChange={(deleted) => setFilters({ deleted })}
+            />
+            <label className="mem-check" htmlFor={`${ids}-risk`}>
+              <input
+                id={`${ids}-risk`}
+                type="checkbox"
+                checked={filters.atRisk}
+                onChange={(e) => setFilters({ atRisk: e.target.checked })}
+              />
+              At risk of fading
+            </label>
+            <span className="mem-filters-end">
+              {totalText}
+              {clear}
             </span>
-          ) : null}
-          {active > 0 ? (
-            <Button size="sm" variant="ghost" icon="close" onClick={resetFilters}>
-              Clear {active === 1 ? 'filter' : `${active} filters`}
-            </Button>
-          ) : null}
-        </span>
-      </div>
+          </div>
+        </div>
+      ) : null}
     </div>
   );
 }
