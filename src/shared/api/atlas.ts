@@ -31,6 +31,11 @@ export interface AtlasResult {
   nodes: AtlasNode[];
   links: AtlasLink[];
   communities: number;
+  /**
+   * Names of the biggest communities (id → "migrations · postgres · lock"): their most
+   * distinctive title terms. A community without one is left out.
+   */
+  community_names: Record<string, string>;
   /** Live memories in the store; more than `nodes.length` when the limit cut. */
   total: number;
   truncated: boolean;

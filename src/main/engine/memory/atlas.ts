@@ -7,6 +7,7 @@ import type { LinkType } from '../../../shared/schemas';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { parseTags, visibilityFilter, type MemoryRow } from './model';
+import { distinctiveTerms, nameWords } from '../cognition/distinctive';
 import { communities } from './communities';
 import { readUseMany } from './state';
 
@@ -78,7 +79,42 @@ export function atlas(store: OpenStore, actor: Actor, limit: number, now: number
     nodes,
     links,
     communities: count,
+    community_names: communityNames(nodes),
     total,
     truncated: total > rows.length,
   };
+}
+
+/** Communities named on the map: at most this many, the biggest. */
+const NAMED = 40;
+
+/**
+ * Each community of two or more memories named by the terms of its titles that are
+ * frequent in it and rare on the rest of the map (class TF-IDF): what it is about, never a
+ * batch tag or a file name every memory of an import shares.
+ */
+export function communityNames(nodes: readonly AtlasNode[]): Record<string, string> {
+  const members = new Map<number, AtlasNode[]>();
+  for (const n of nodes) {
+    const list = members.get(n.community);
+    if (list) list.push(n);
+    else members.set(n.community, [n]);
+  }
+  const df = new Map<string, number>();
+  for (const n of nodes) for (const w of nameWords(n.title)) df.set(w, (df.get(w) ?? 0) + 1);
+  const out: Record<string, string> = {};
+  const biggest = [...members]
+    .filter(([, m]) => m.length >= 2)
+    .sort((a, b) => b[1].length - a[1].length || a[0] - b[0])
+    .slice(0, NAMED);
+  for (const [id, list] of biggest) {
+    const terms = distinctiveTerms(
+      list.map((n) => ({ title: n.title, content: '' })),
+      (w) => df.get(w) ?? 0,
+      nodes.length,
+      3,
+    );
+    if (terms.length) out[String(id)] = terms.join(' · ');
+  }
+  return out;
 }

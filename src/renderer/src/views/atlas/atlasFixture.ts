@@ -45,6 +45,7 @@ export function atlasFixture(
     nodes: nodes.map((n) => ({ ...n, degree: degree.get(n.id) ?? 0 })),
     links: atlasLinks,
     communities: new Set(nodes.map((n) => n.community)).size,
+    community_names: {},
     total: nodes.length,
     truncated: false,
     ...overrides,

@@ -55,6 +55,8 @@ function topTag(counts: Map<string, number>): string | null {
   let best: string | null = null;
   let bestCount = 1;
   for (const [tag, count] of counts) {
+    // A machine tag (`batch:01M8…`, `file:…`) names an import, not what it is about.
+    if (tag.includes(':')) continue;
     if (count > bestCount || (count === bestCount && best !== null && tag < best)) {
       best = tag;
       bestCount = count;
@@ -162,7 +164,8 @@ export function buildModel(result: AtlasResult): AtlasModel {
   const communities = named.map(([id, size]) => ({
     id,
     size,
-    label: topTag(tagCounts.get(id) ?? new Map()),
+    // Named by the engine from what its memories are about; a tag only when it had no name.
+    label: result.community_names?.[String(id)] ?? topTag(tagCounts.get(id) ?? new Map()),
   }));
 
   return {
