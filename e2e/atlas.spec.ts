@@ -83,11 +83,27 @@ export async function atlasDrawsTheSeededStoreAndOpensAMemory(t: E2EContext) {
     'Rolling back a release',
   );
   assert.match((await card.textContent()) ?? '', /Activation.*Retrievability.*Links/);
+  // A click opens the memory beside the map, which stays: its neighbours (with the type of
+  // each link) and its history, then Open in Memories.
   await page.mouse.click(cx, cy);
+  const panel = page.getByTestId('atlas-panel');
+  await panel.getByRole('heading', { name: 'Rolling back a release' }).waitFor();
+  assert.ok(page.url().includes('#/atlas'), 'the click left the map');
+  await panel.getByText('Neighbours (').waitFor();
+  const neighbour = panel.locator('.atlas-panel-list li', { hasText: 'related' }).first();
+  await neighbour.waitFor();
+  await panel.getByText('holds now').waitFor();
+  await t.checkA11y('Atlas with a memory panel');
+  await t.screenshot('atlas-panel');
+  // A neighbour opens in the same panel.
+  const name = (await neighbour.getByRole('button').innerText()).trim();
+  await neighbour.getByRole('button').click();
+  await panel.getByRole('heading', { name }).waitFor();
+  await panel.getByRole('button', { name: 'Open in Memories' }).click();
   await poll(
     () => Promise.resolve(page.url()),
-    (u) => u.includes(`#/memories/${t.ids.rollback}`),
-    { message: 'the click to open the memory' },
+    (u) => /#\/memories\/[0-9A-Z]{26}$/.test(u),
+    { message: 'Open in Memories to open the memory' },
   );
 }
 

@@ -52,7 +52,7 @@ describe('AtlasView', () => {
     );
     expect(canvas().getAttribute('tabindex')).toBe('0');
     const help = document.getElementById(canvas().getAttribute('aria-describedby')!);
-    expect(help?.textContent).toMatch(/Click a memory to open it/);
+    expect(help?.textContent).toMatch(/Click a memory to see it, its neighbours and its history/);
     expect(screen.getByText(/6 memories · 5 links · 3 communities/)).toBeTruthy();
     expect(
       screen.getByRole('button', { name: /procedural\s*2/ }).getAttribute('aria-pressed'),

@@ -6,7 +6,6 @@ import type { AtlasResult } from '../../../../shared/api';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { formatCount } from '../../lib/format';
-import { navigate } from '../../lib/router';
 import { useUiStore } from '../../stores/uiStore';
 import { AtlasCanvas, type FitRequest } from './AtlasCanvas';
 import {
@@ -22,6 +21,7 @@ import { Legend } from './Legend';
 import { buildModel, type AtlasModel } from './model';
 import type { HostFactory } from './stage';
 import type { ColourMode } from './style';
+import { NodePanel } from './NodePanel';
 import { TopList } from './TopList';
 import { useRecallIds } from './useRecallIds';
 
@@ -83,6 +83,8 @@ export function AtlasExplorer({ result, initialQuery = '', hostFactory }: AtlasE
   const [query, setQuery] = useState(initialQuery);
   const [byMeaning, setByMeaning] = useState(false);
   const [fit, setFit] = useState<FitRequest>({ seq: 0, mask: null });
+  // The memory clicked: its panel beside the map (the map stays as it is).
+  const [selected, setSelected] = useState<string | null>(null);
 
   const deferredQuery = useDeferredValue(query);
   const recall = useRecallIds(store, deferredQuery, byMeaning);
@@ -92,7 +94,20 @@ export function AtlasExplorer({ result, initialQuery = '', hostFactory }: AtlasE
     () => searchHighlight(model, deferredQuery, recall.ids),
     [model, deferredQuery, recall.ids],
   );
-  const highlight = search?.mask ?? null;
+  // Without a search, the clicked memory and its neighbours stand out.
+  const focus = useMemo(() => {
+    if (!selected) return null;
+    const mask = new Uint8Array(model.nodes.length);
+    const i = model.indexOf.get(selected);
+    if (i === undefined) return null;
+    mask[i] = 1;
+    for (const l of result.links) {
+      if (l.from === selected) mask[model.indexOf.get(l.to) ?? i] = 1;
+      if (l.to === selected) mask[model.indexOf.get(l.from) ?? i] = 1;
+    }
+    return mask;
+  }, [model, result.links, selected]);
+  const highlight = search?.mask ?? focus;
   const filterCount = activeFilterCount(filters);
 
   const chooseMode = (next: ColourMode) => {
@@ -228,17 +243,26 @@ export function AtlasExplorer({ result, initialQuery = '', hostFactory }: AtlasE
             label={summarise(model, mode, shown, search ? search.count : null)}
             describedBy={`${ids}-help`}
             showStats={showStats}
-            onOpen={(id) => navigate(`/memories/${id}`)}
+            onOpen={(id) => setSelected(id)}
             {...(hostFactory ? { hostFactory } : {})}
           >
             <Legend model={model} mode={mode} filters={filters} onFilters={setFilters} />
           </AtlasCanvas>
           <p id={`${ids}-help`} className="atlas-help">
             Drag to pan, scroll or <kbd>+</kbd> <kbd>−</kbd> to zoom, arrow keys to pan,{' '}
-            <kbd>0</kbd> to fit. Click a memory to open it. The List button lists the most active
-            memories as links.
+            <kbd>0</kbd> to fit. Click a memory to see it, its neighbours and its history beside the
+            map. The List button lists the most active memories as links.
           </p>
         </div>
+        {selected ? (
+          <NodePanel
+            model={model}
+            links={result.links}
+            id={selected}
+            onSelect={setSelected}
+            onClose={() => setSelected(null)}
+          />
+        ) : null}
         {listOpen ? (
           <TopList id={`${ids}-list`} model={model} visible={visible} highlight={highlight} />
         ) : null}

@@ -63,7 +63,7 @@ export function HoverCard({
         <dt>Links</dt>
         <dd>{formatCount(node.degree)}</dd>
       </dl>
-      <p className="atlas-card-hint">Click to open</p>
+      <p className="atlas-card-hint">Click for its neighbours and history</p>
     </div>
   );
 }
