@@ -233,7 +233,9 @@ export async function overviewDrawsChartsFromSeededData(t: E2EContext) {
   assert.ok(recalls >= 4, `recalls counted: ${recalls}`);
   assert.match((await chart('latency').getAttribute('aria-label')) ?? '', /median/);
 
-  // A tooltip on hover and on keyboard focus.
+  // A tooltip on hover and on keyboard focus (the chart scrolled into the window first: the
+  // "needs you" card sits above it).
+  await chart('created').scrollIntoViewIfNeeded();
   const box = await chart('created').boundingBox();
   assert.ok(box);
   await page.mouse.move(box.x + box.width - 50, box.y + box.height / 2);

@@ -15,6 +15,11 @@ export interface AtlasNode {
   /** Community (Louvain over the link graph); memories without links get their own. */
   community: number;
   degree: number;
+  /**
+   * Where its embedding puts it on a map of meaning (2-D principal components, unit
+   * variance); absent when it has no vector yet.
+   */
+  at?: [number, number];
   /** Credentials masked in the title (a quarantined memory). */
   secrets_hidden?: number;
 }
@@ -36,6 +41,11 @@ export interface AtlasResult {
    * distinctive title terms. A community without one is left out.
    */
   community_names: Record<string, string>;
+  /**
+   * `meaning` when most memories have a position from their embeddings (the map starts
+   * there and the links refine it); `links` when the layout has only the links to go by.
+   */
+  layout: 'meaning' | 'links';
   /** Live memories in the store; more than `nodes.length` when the limit cut. */
   total: number;
   truncated: boolean;

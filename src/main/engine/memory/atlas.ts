@@ -9,6 +9,7 @@ import { stmt } from '../store/statements';
 import { parseTags, visibilityFilter, type MemoryRow } from './model';
 import { distinctiveTerms, nameWords } from '../cognition/distinctive';
 import { communities } from './communities';
+import { projectMeaning } from './projection';
 import { readUseMany } from './state';
 
 /** Rows per IN (…) list: well under SQLite's bound on host parameters. */
@@ -62,6 +63,10 @@ export function atlas(store: OpenStore, actor: Actor, limit: number, now: number
     degree.set(l.from, (degree.get(l.from) ?? 0) + 1);
     degree.set(l.to, (degree.get(l.to) ?? 0) + 1);
   }
+  const meaning = projectMeaning(
+    store,
+    rows.map((r) => r.rid),
+  );
   const nodes: AtlasNode[] = rows.map((r) => ({
     id: r.id,
     title: r.title,
@@ -73,6 +78,7 @@ export function atlas(store: OpenStore, actor: Actor, limit: number, now: number
     tags: parseTags(r),
     community: community.get(r.id) ?? 0,
     degree: degree.get(r.id) ?? 0,
+    ...(meaning.has(r.rid) ? { at: meaning.get(r.rid) as [number, number] } : {}),
   }));
   return {
     store: store.name,
@@ -80,6 +86,7 @@ export function atlas(store: OpenStore, actor: Actor, limit: number, now: number
     links,
     communities: count,
     community_names: communityNames(nodes),
+    layout: meaning.size >= nodes.length / 2 && meaning.size > 0 ? 'meaning' : 'links',
     total,
     truncated: total > rows.length,
   };

@@ -46,6 +46,7 @@ export function atlasFixture(
     links: atlasLinks,
     communities: new Set(nodes.map((n) => n.community)).size,
     community_names: {},
+    layout: 'links',
     total: nodes.length,
     truncated: false,
     ...overrides,

@@ -43,7 +43,7 @@ export class ForceLayout {
   private tickCount = 0;
   private dragging = 0;
 
-  constructor(init: Pick<InitMessage, 'positions' | 'links' | 'weights' | 'alpha'>) {
+  constructor(init: Pick<InitMessage, 'positions' | 'links' | 'weights' | 'alpha' | 'targets'>) {
     const n = positionCount(init.positions);
     this.nodes = Array.from({ length: n }, (_, index) => ({
       index,
@@ -91,9 +91,21 @@ export class ForceLayout {
             return (0.4 + 0.6 * l.weight) / Math.max(1, Math.min(s, t));
           }),
       )
-      // A weak pull to the centre keeps unlinked memories and small islands in view.
-      .force('x', forceX<LayoutNode>(0).strength(big ? 0.03 : 0.05))
-      .force('y', forceY<LayoutNode>(0).strength(big ? 0.03 : 0.05));
+      // A weak pull to the centre keeps unlinked memories and small islands in view; with
+      // meaning, each memory is pulled towards where its embedding puts it instead, so the
+      // map keeps near for similar while the links draw related memories together.
+      .force('x', this.anchor(init.targets, 0, big))
+      .force('y', this.anchor(init.targets, 1, big));
+  }
+
+  private anchor(targets: Float32Array | undefined, axis: 0 | 1, big: boolean) {
+    const centre = big ? 0.03 : 0.05;
+    const at = (d: LayoutNode) => targets?.[d.index * 2 + axis] ?? Number.NaN;
+    const make = axis === 0 ? forceX<LayoutNode> : forceY<LayoutNode>;
+    if (!targets) return make(0).strength(centre);
+    return make((d) => (Number.isNaN(at(d)) ? 0 : at(d))).strength((d) =>
+      Number.isNaN(at(d)) ? centre : 0.12,
+    );
   }
 
   get size(): number {

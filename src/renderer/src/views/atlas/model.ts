@@ -16,6 +16,12 @@ export interface CommunityInfo {
 export interface AtlasModel {
   store: string;
   nodes: readonly AtlasNode[];
+  /**
+   * Where meaning puts each node, [x, y] per node in world units (NaN where it has no
+   * vector), or null when the map goes by links only. The layout starts there and is pulled
+   * back towards it, so near means similar; the links refine it.
+   */
+  meaning: Float32Array | null;
   indexOf: ReadonlyMap<string, number>;
   /** [from, to] node indices per link. */
   linkEnds: Uint32Array;
@@ -168,9 +174,22 @@ export function buildModel(result: AtlasResult): AtlasModel {
     label: result.community_names?.[String(id)] ?? topTag(tagCounts.get(id) ?? new Map()),
   }));
 
+  let meaning: Float32Array | null = null;
+  if (result.layout === 'meaning') {
+    // Unit-variance coordinates spread as far as the community seeding would spread them.
+    const scale = SEED_SPACING * Math.sqrt(Math.max(1, n)) * 0.55;
+    meaning = new Float32Array(n * 2).fill(Number.NaN);
+    nodes.forEach((node, i) => {
+      if (!node.at) return;
+      meaning![i * 2] = node.at[0] * scale;
+      meaning![i * 2 + 1] = node.at[1] * scale;
+    });
+  }
+
   return {
     store: result.store,
     nodes,
+    meaning,
     indexOf,
     linkEnds,
     linkWeights,
@@ -239,6 +258,16 @@ export function seedPositions(
   }
   if (kept === 0) {
     seedByCommunity(model, positions);
+    // Where meaning knows a place, the memory starts there (the rest by community).
+    if (model.meaning) {
+      for (let i = 0; i < n; i++) {
+        const x = model.meaning[i * 2]!;
+        const y = model.meaning[i * 2 + 1]!;
+        if (Number.isNaN(x) || Number.isNaN(y)) continue;
+        const [jx, jy] = jitter(i, 1);
+        setPosition(positions, i, x + jx, y + jy);
+      }
+    }
     return { positions, kept: 0 };
   }
   if (kept === n) return { positions, kept };

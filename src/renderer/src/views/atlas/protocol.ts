@@ -20,6 +20,11 @@ export interface InitMessage {
   weights: Float32Array;
   /** How hot to start: 1 for a fresh layout, lower when most nodes keep their place. */
   alpha: number;
+  /**
+   * Where meaning puts each node ([x, y] per node, NaN for none): the layout pulls each node
+   * towards its place instead of towards the centre. Absent: links only.
+   */
+  targets?: Float32Array;
 }
 
 export interface DragMessage {

@@ -139,6 +139,7 @@ export class AtlasStage {
       positions: seeded.positions,
       links: model.linkEnds,
       weights: model.linkWeights,
+      ...(model.meaning ? { targets: model.meaning.slice() } : {}),
       alpha: n === 0 ? 0 : alpha,
     });
     this.invalidateBase();
