@@ -107,6 +107,47 @@ export async function atlasDrawsTheSeededStoreAndOpensAMemory(t: E2EContext) {
   );
 }
 
+export async function thoughtModeReplaysARecallOnTheMap(t: E2EContext) {
+  const { page } = t;
+  await t.open('/atlas');
+  await page.getByRole('img', { name: /^Map of \d+ memories/ }).waitFor();
+  await page.getByRole('button', { name: 'Thought' }).click();
+  const panel = page.getByTestId('atlas-thought');
+  await panel.getByLabel('Question').fill('how do we roll back a release');
+  await panel.getByRole('button', { name: 'Think' }).click();
+  const now = panel.getByTestId('thought-step');
+  await now.getByText(/^Seeds:/).waitFor();
+  // It plays through to the answer by itself, the map lighting each step.
+  await poll(
+    async () => (await now.innerText()).trim(),
+    (text) => text.startsWith('Answer:'),
+    { message: 'the replay to reach the answer', timeoutMs: 20_000 },
+  );
+  await now.getByText('Rolling back a release').waitFor();
+  const result = await t.api('memory.recall', {
+    query: 'how do we roll back a release',
+    limit: 10,
+    explain: true,
+    rehearse: false,
+  });
+  const steps = await panel.locator('.atlas-thought-steps li').allInnerTexts();
+  assert.equal(steps[0]?.startsWith('Seeds'), true);
+  assert.equal(steps.at(-1)?.startsWith('Answer'), true);
+  const hops = new Set(
+    (result.trace?.stages.find((s) => s.name === 'spreading')?.items ?? []).map((i) => i.note),
+  );
+  assert.equal(steps.filter((s) => s.startsWith('Hop')).length <= hops.size, true);
+  // Back a step, by hand.
+  await panel.getByRole('button', { name: 'Previous' }).click();
+  await poll(
+    async () => (await now.innerText()).trim(),
+    (text) => !text.startsWith('Answer:'),
+    { message: 'the step before the answer' },
+  );
+  await t.checkA11y('Atlas in Thought mode');
+  await t.screenshot('atlas-thought');
+}
+
 const KINDS: MemoryKind[] = ['semantic', 'episodic', 'procedural', 'semantic', 'semantic'];
 const TOPICS = ['deploy', 'billing', 'search', 'auth', 'ui', 'data', 'infra', 'mobile', 'docs'];
 const LINK_TYPES: LinkType[] = ['related', 'related', 'supports', 'follows', 'part_of'];

@@ -22,6 +22,8 @@ export function spreadActivation(
   seeds: { rid: number; score: number }[],
   options: SpreadOptions,
   filter: { sql: string; params: unknown[] },
+  /** Filled with the hop at which each reached memory got its activation, when given. */
+  hopOf?: Map<number, number>,
 ): Map<number, number> {
   const received = new Map<number, number>();
   if (options.hops === 0 || seeds.length === 0) return received;
@@ -50,6 +52,7 @@ export function spreadActivation(
         const energy = f.energy * e.weight * options.decay;
         if (energy <= (received.get(other) ?? 0)) continue;
         received.set(other, energy);
+        hopOf?.set(other, hop);
         if (!visited.has(other)) visited.add(other);
         next.push({ rid: other, energy, origin: f.origin });
       }

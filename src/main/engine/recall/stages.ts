@@ -214,11 +214,13 @@ export function spread(run: RecallRun, byRid: Map<number, Candidate>): StageOutp
     .sort((a, b) => b.relevance - a.relevance)
     .slice(0, SPREAD_SEEDS)
     .map((c) => ({ rid: c.rid, score: c.relevance }));
+  const hopOf = new Map<number, number>();
   const reached = spreadActivation(
     run.db,
     seeds,
     { hops: config.spread_hops, decay: config.spread_decay, maxNodes: config.spread_nodes },
     run.filter,
+    hopOf,
   );
   for (const [rid, energy] of reached) {
     let c = byRid.get(rid);
@@ -230,10 +232,16 @@ export function spread(run: RecallRun, byRid: Map<number, Candidate>): StageOutp
   }
   return {
     value: undefined,
+    // Each reached memory says at which hop it was reached (the Atlas replays them so).
     items: [...reached.entries()]
       .sort((a, b) => b[1] - a[1])
-      .map(([rid, s]) => ({ rid, score: s })),
-    detail: { hops: config.spread_hops, decay: config.spread_decay, reached: reached.size },
+      .map(([rid, s]) => ({ rid, score: s, note: `hop ${hopOf.get(rid) ?? 1}` })),
+    detail: {
+      hops: config.spread_hops,
+      decay: config.spread_decay,
+      reached: reached.size,
+      seeds: seeds.length,
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 // The Atlas once its data is here: the search that highlights, the colour mode, filters,
 // the legend, the canvas and the list of the most active memories. Owns the view's
 // choices; the drawing itself is AtlasCanvas's.
-import { useDeferredValue, useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { useCallback, useDeferredValue, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import type { AtlasResult } from '../../../../shared/api';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
@@ -22,6 +22,7 @@ import { buildModel, type AtlasModel } from './model';
 import type { HostFactory } from './stage';
 import type { ColourMode } from './style';
 import { NodePanel } from './NodePanel';
+import { ThoughtPanel } from './ThoughtPanel';
 import { TopList } from './TopList';
 import { useRecallIds } from './useRecallIds';
 
@@ -85,6 +86,13 @@ export function AtlasExplorer({ result, initialQuery = '', hostFactory }: AtlasE
   const [fit, setFit] = useState<FitRequest>({ seq: 0, mask: null });
   // The memory clicked: its panel beside the map (the map stays as it is).
   const [selected, setSelected] = useState<string | null>(null);
+  // Thought mode: a recall replayed on the map, step by step.
+  const [thinking, setThinking] = useState(false);
+  const [thought, setThought] = useState<Uint8Array | null>(null);
+  const showThought = useCallback((mask: Uint8Array | null) => {
+    setThought(mask);
+    if (mask && mask.some((v) => v === 1)) setFit((f) => ({ seq: f.seq + 1, mask }));
+  }, []);
 
   const deferredQuery = useDeferredValue(query);
   const recall = useRecallIds(store, deferredQuery, byMeaning);
@@ -107,7 +115,7 @@ export function AtlasExplorer({ result, initialQuery = '', hostFactory }: AtlasE
     }
     return mask;
   }, [model, result.links, selected]);
-  const highlight = search?.mask ?? focus;
+  const highlight = (thinking ? thought : null) ?? search?.mask ?? focus;
   const filterCount = activeFilterCount(filters);
 
   const chooseMode = (next: ColourMode) => {
@@ -211,6 +219,19 @@ export function AtlasExplorer({ result, initialQuery = '', hostFactory }: AtlasE
           <Button
             size="sm"
             variant="ghost"
+            icon="recall"
+            aria-pressed={thinking}
+            onClick={() => {
+              setThinking((on) => !on);
+              setThought(null);
+            }}
+            title="Replay a recall on the map: seeds, each hop of spreading activation, the answer"
+          >
+            Thought
+          </Button>
+          <Button
+            size="sm"
+            variant="ghost"
             aria-pressed={showStats}
             onClick={toggleStats}
             title="Frames per second and layout figures"
@@ -254,7 +275,16 @@ export function AtlasExplorer({ result, initialQuery = '', hostFactory }: AtlasE
             map. The List button lists the most active memories as links.
           </p>
         </div>
-        {selected ? (
+        {thinking ? (
+          <ThoughtPanel
+            model={model}
+            onShow={showThought}
+            onClose={() => {
+              setThinking(false);
+              setThought(null);
+            }}
+          />
+        ) : selected ? (
           <NodePanel
             model={model}
             links={result.links}
