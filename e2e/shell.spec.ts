@@ -127,6 +127,20 @@ export async function overviewIsHomeNeedsYouAndTilesLinkToTheirViews(t: E2EConte
     attention.items.map((i) => i.id),
     'the card lists what the engine says, worst first',
   );
+  // Once the Quality lab has runs (the quality spec made one), their trend is on the home.
+  const runs = (await t.api('eval.runs', {})).runs.filter(
+    (r) => Object.keys(r.config).length === 0,
+  );
+  if (runs.length) {
+    const card = t.page.getByTestId('overview-quality');
+    await card
+      .getByText(/nDCG@10/)
+      .first()
+      .waitFor();
+    assert.match(await card.innerText(), new RegExp(`Latest of ${runs.length} runs?`));
+  } else {
+    assert.equal(await t.page.getByTestId('overview-quality').count(), 0);
+  }
   await t.screenshot('overview-home');
   await quarantine.getByRole('link').click();
   await t.page.getByRole('heading', { name: 'Memories', level: 1 }).waitFor();

@@ -16,6 +16,7 @@ import { useEngineQuery, type EngineQuery } from '../lib/useEngineQuery';
 import { useUiStore } from '../stores/uiStore';
 import { useClients } from './connect/useClients';
 import { NeedsYou } from './overview/NeedsYou';
+import { QualityCard } from './overview/QualityCard';
 import { ClientsCard, CreatedCard, LatencyCard, SourcesCard } from './overview/OverviewCharts';
 import { ModelOffer } from './settings/ModelOffer';
 
@@ -279,6 +280,7 @@ export default function OverviewView() {
       ) : (
         <>
           <NeedsYou store={store} />
+          <QualityCard store={store} />
           <Stats stats={data} overview={overview} clients={clients} />
         </>
       )}
