@@ -107,7 +107,7 @@ export function ThoughtPanel({
           aria-label="Leave Thought mode"
           onClick={onClose}
         >
-          ×
+          <Icon name="close" />
         </button>
       </div>
       <p className="muted">Ask as an agent would, then watch recall find its answer on the map.</p>
