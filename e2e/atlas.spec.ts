@@ -57,6 +57,8 @@ export async function atlasDrawsTheSeededStoreAndOpensAMemory(t: E2EContext) {
   await t.screenshot('atlas');
   await t.checkA11y('atlas');
 
+  // Typed links have their own style and key: the seed's outage → migrations `causes` link.
+  await page.locator('[data-link="causes"]').getByText('causes (→ effect)').waitFor();
   // The search highlights one memory; Enter zooms to it, so it sits in the middle.
   const search = page.getByRole('searchbox', { name: 'Highlight memories by title or tag' });
   await search.fill('Rolling back');

@@ -15,7 +15,8 @@ export function communityName(c: Pick<CommunityInfo, 'id' | 'label'>): string {
 function LinkKey({ model }: { model: AtlasModel }) {
   const contradicts = model.contradicts.length;
   const supersedes = model.supersedes.length;
-  if (!contradicts && !supersedes) return null;
+  const causes = model.causes.length;
+  if (!contradicts && !supersedes && !causes) return null;
   return (
     <>
       <h2 className="atlas-legend-title">Links</h2>
@@ -59,6 +60,26 @@ function LinkKey({ model }: { model: AtlasModel }) {
               supersedes (→ replaced)
             </span>
             <span className="num muted">{formatCount(supersedes)}</span>
+          </li>
+        ) : null}
+        {causes ? (
+          <li className="atlas-legend-static atlas-legend-link" data-link="causes">
+            <svg className="atlas-link-key" width="22" height="10" viewBox="0 0 22 10" aria-hidden>
+              <line
+                x1="1"
+                y1="5"
+                x2="15"
+                y2="5"
+                className="atlas-link-causes"
+                strokeWidth="2"
+                strokeDasharray="2 3"
+              />
+              <path d="M14 1.5L21 5l-7 3.5z" className="atlas-link-causes-head" />
+            </svg>
+            <span className="atlas-legend-name" title="From the cause to its effect">
+              causes (→ effect)
+            </span>
+            <span className="num muted">{formatCount(causes)}</span>
           </li>
         ) : null}
       </ul>

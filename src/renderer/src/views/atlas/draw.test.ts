@@ -94,6 +94,7 @@ describe('drawBase', () => {
     highlight: 'warn',
     contradicts: 'red',
     supersedes: 'teal',
+    causes: 'rust',
   };
 
   it('draws contradictions dashed and supersessions as arrows, apart from other links', () => {
@@ -139,6 +140,37 @@ describe('drawBase', () => {
     expect(head.ops[3]).toBe('Z');
     const [tx, ty] = head.ops[0]!.slice(1).split(',').map(Number);
     expect(Math.hypot(tx!, ty!)).toBeCloseTo(model.radii[0]!, 4);
+    vi.unstubAllGlobals();
+  });
+
+  it('draws a cause and its effect as a dotted arrow in its own colour, apart from the rest', () => {
+    vi.stubGlobal('Path2D', FakePath);
+    const result = atlasFixture([atlasNode(0), atlasNode(1)], []);
+    result.links.push({ from: nodeId(0), to: nodeId(1), type: 'causes', weight: 0.8 });
+    const model = buildModel(result);
+    expect(Array.from(model.causes)).toEqual([0]);
+    expect(Array.from(model.linkOrder)).toEqual([]);
+    const { ctx, strokes, fills } = fakeContext();
+    drawBase(ctx, {
+      width: 400,
+      height: 400,
+      dpr: 1,
+      camera: { x: 50, y: 0, k: 1 },
+      model,
+      positions: Float32Array.from([0, 0, 100, 0]),
+      visible: new Uint8Array(2).fill(1),
+      highlight: null,
+      hovered: -1,
+      palette: paletteOrder(model, 'kind'),
+      colours,
+      font: '12px sans-serif',
+    });
+    const rust = strokes.find((s) => s.style === 'rust')!;
+    expect(rust.dash.length).toBe(2);
+    // The head points at the effect (node 1, at x = 100).
+    const head = fills.find((f) => f.style === 'rust')!;
+    const [tx] = head.ops[0]!.slice(1).split(',').map(Number);
+    expect(100 - tx!).toBeCloseTo(model.radii[1]!, 4);
     vi.unstubAllGlobals();
   });
 });

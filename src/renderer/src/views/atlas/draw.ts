@@ -282,7 +282,8 @@ function drawTypedLinks(
   [x0, y0, x1, y1]: Rect,
 ): number {
   const { camera, model, positions: p, visible, highlight, colours } = scene;
-  if (model.contradicts.length === 0 && model.supersedes.length === 0) return 0;
+  if (model.contradicts.length === 0 && model.supersedes.length === 0 && model.causes.length === 0)
+    return 0;
   const k = camera.k;
   const ends = model.linkEnds;
   const radii = model.radii;
@@ -319,11 +320,17 @@ function drawTypedLinks(
         drawn += n;
       }
     }
-    if (model.supersedes.length) {
+    // Arrows: supersessions (solid, from what holds to what it replaced) and causes
+    // (dotted, from the cause to its effect).
+    for (const [list, colour, dash] of [
+      [model.supersedes, colours.supersedes, null],
+      [model.causes, colours.causes, [2 / k, 3 / k]],
+    ] as const) {
+      if (!list.length) continue;
       const shafts = new Path2D();
       const heads = new Path2D();
       let n = 0;
-      for (const l of model.supersedes) {
+      for (const l of list) {
         const a = ends[l * 2]!;
         const c = ends[l * 2 + 1]!;
         if (!inView(a, c) || dimmed(a, c) !== pass) continue;
@@ -346,9 +353,11 @@ function drawTypedLinks(
         heads.closePath();
       }
       if (n) {
-        ctx.strokeStyle = colours.supersedes;
-        ctx.fillStyle = colours.supersedes;
+        ctx.strokeStyle = colour;
+        ctx.fillStyle = colour;
+        if (dash) ctx.setLineDash([...dash]);
         ctx.stroke(shafts);
+        ctx.setLineDash([]);
         ctx.fill(heads);
         drawn += n;
       }

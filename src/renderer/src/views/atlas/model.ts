@@ -46,6 +46,8 @@ export interface AtlasModel {
    * one it replaced (linkEnds[2l + 1]).
    */
   supersedes: Uint32Array;
+  /** `causes` links: dotted arrows from the cause (linkEnds[2l]) to its effect. */
+  causes: Uint32Array;
   /** Communities with two or more memories, largest first (at most NAMED_COMMUNITIES). */
   communities: readonly CommunityInfo[];
   communityCount: number;
@@ -82,18 +84,21 @@ export function buildModel(result: AtlasResult): AtlasModel {
   const weights: number[] = [];
   const contradicts: number[] = [];
   const supersedes: number[] = [];
+  const causes: number[] = [];
   for (const link of result.links) {
     const a = indexOf.get(link.from);
     const b = indexOf.get(link.to);
     if (a === undefined || b === undefined || a === b) continue;
     if (link.type === 'contradicts') contradicts.push(weights.length);
     else if (link.type === 'supersedes') supersedes.push(weights.length);
+    else if (link.type === 'causes') causes.push(weights.length);
     ends.push(a, b);
     weights.push(link.weight);
   }
   const apart = new Uint8Array(weights.length);
   for (const l of contradicts) apart[l] = 1;
   for (const l of supersedes) apart[l] = 1;
+  for (const l of causes) apart[l] = 1;
   const linkEnds = Uint32Array.from(ends);
   const linkWeights = Float32Array.from(weights);
   const m = linkWeights.length;
@@ -135,7 +140,7 @@ export function buildModel(result: AtlasResult): AtlasModel {
   }
   for (let b = 0; b < LINK_BUCKETS; b++)
     linkBucketStarts[b + 1] = linkBucketStarts[b + 1]! + linkBucketStarts[b]!;
-  const linkOrder = new Uint32Array(m - contradicts.length - supersedes.length);
+  const linkOrder = new Uint32Array(m - contradicts.length - supersedes.length - causes.length);
   const bucketCursor = linkBucketStarts.slice(0, LINK_BUCKETS);
   for (let l = 0; l < m; l++) {
     if (apart[l]) continue;
@@ -202,6 +207,7 @@ export function buildModel(result: AtlasResult): AtlasModel {
     linkBucketStarts,
     contradicts: Uint32Array.from(contradicts),
     supersedes: Uint32Array.from(supersedes),
+    causes: Uint32Array.from(causes),
     communities,
     communityCount: result.communities,
     kindCounts,

@@ -20,6 +20,8 @@ export interface ThemeColours {
   /** `contradicts` links (dashed) and `supersedes` links (arrows). */
   contradicts: string;
   supersedes: string;
+  /** `causes` links (dotted arrows). */
+  causes: string;
 }
 
 const FALLBACK = '#808080';
@@ -41,6 +43,7 @@ export function readThemeColours(probe: HTMLElement): ThemeColours {
     highlight: resolve('--warn'),
     contradicts: resolve('--atlas-contradicts'),
     supersedes: resolve('--atlas-supersedes'),
+    causes: resolve('--atlas-causes'),
   };
   probe.style.color = '';
   return colours;
