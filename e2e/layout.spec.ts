@@ -188,3 +188,19 @@ export async function smallLightWindowScrollsWithoutShiftOrBlank(t: E2EContext) 
 export async function smallDarkWindowScrollsWithoutShiftOrBlank(t: E2EContext) {
   await scrollEveryView(t, { width: 800, height: 700 }, 'dark');
 }
+
+export async function aScreenTallerThanTheWindowScrollsItself(t: E2EContext) {
+  // The connect screen in a short window: the document never scrolls, the screen does, and
+  // its last control can be reached.
+  await t.page.setViewportSize({ width: 800, height: 420 });
+  await t.page.goto(`${t.baseUrl}/`);
+  await t.page.getByRole('heading', { name: 'Connect to Loci' }).waitFor();
+  const button = t.page.getByRole('button', { name: 'Connect' });
+  await t.page.mouse.move(400, 200);
+  await t.page.mouse.wheel(0, 2000);
+  await frames(t.page, 3);
+  const box = await button.boundingBox();
+  assert.ok(box && box.y >= 0 && box.y + box.height <= 420, `the Connect button is at ${box?.y}`);
+  const f = await measure(t.page);
+  assert.equal(f.scrollTop, 0, 'the document itself scrolled');
+}
