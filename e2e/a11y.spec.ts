@@ -2,25 +2,9 @@
 // dark scheme: no serious or critical violation anywhere (the specs of each view check
 // their states with panels and dialogs open).
 import type { E2EContext } from './harness/types';
+import { VIEWS } from './harness/views';
 
-const VIEWS: [id: string, title: string][] = [
-  ['overview', 'Overview'],
-  ['memories', 'Memories'],
-  ['recall', 'Recall lab'],
-  ['atlas', 'Atlas'],
-  ['conflicts', 'Conflicts'],
-  ['ingest', 'Ingest'],
-  ['dreams', 'Dreams'],
-  ['journals', 'Journals'],
-  ['activity', 'Activity'],
-  ['quality', 'Quality'],
-  ['connect', 'Connect'],
-  ['audit', 'Audit'],
-  ['doctor', 'Doctor'],
-  ['settings', 'Settings'],
-];
-
-async function checkViews(t: E2EContext, views: [string, string][]) {
+async function checkViews(t: E2EContext, views: readonly (readonly [string, string])[]) {
   await t.open('/overview');
   for (const [id, title] of views) {
     await t.page.evaluate((route) => {

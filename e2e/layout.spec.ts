@@ -6,23 +6,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { E2EContext } from './harness/types';
-
-const VIEWS = [
-  ['overview', 'Overview'],
-  ['memories', 'Memories'],
-  ['recall', 'Recall lab'],
-  ['atlas', 'Atlas'],
-  ['conflicts', 'Conflicts'],
-  ['ingest', 'Ingest'],
-  ['dreams', 'Dreams'],
-  ['journals', 'Journals'],
-  ['activity', 'Activity'],
-  ['quality', 'Quality'],
-  ['connect', 'Connect'],
-  ['audit', 'Audit'],
-  ['doctor', 'Doctor'],
-  ['settings', 'Settings'],
-] as const;
+import { VIEWS } from './harness/views';
 
 interface Frame {
   scrollTop: number;

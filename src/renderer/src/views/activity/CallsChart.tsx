@@ -222,7 +222,7 @@ export function CallsChart() {
         <h2 id="act-chart-title" className="card-title">
           Calls over time
         </h2>
-        <div className="act-segmented" role="group" aria-label="Window">
+        <div className="segmented" role="group" aria-label="Window">
           {WINDOWS.map((w) => (
             <button
               key={w.minutes}

@@ -11,7 +11,43 @@ export function communityName(c: Pick<CommunityInfo, 'id' | 'label'>): string {
   return c.label ? `#${c.id + 1} ${c.label}` : `Community ${c.id + 1}`;
 }
 
-/** How the links that say what is true now are drawn, when the map has any. */
+/** One arrow of the key: its line (dotted or not) and head in the type's colour, its count. */
+function ArrowKey({
+  type,
+  count,
+  name,
+  hint,
+  dotted = false,
+}: {
+  type: 'supersedes' | 'causes';
+  count: number;
+  name: string;
+  hint: string;
+  dotted?: boolean;
+}) {
+  return (
+    <li className="atlas-legend-static atlas-legend-link" data-link={type}>
+      <svg className="atlas-link-key" width="22" height="10" viewBox="0 0 22 10" aria-hidden>
+        <line
+          x1="1"
+          y1="5"
+          x2="15"
+          y2="5"
+          className={`atlas-link-${type}`}
+          strokeWidth="2"
+          {...(dotted ? { strokeDasharray: '2 3' } : {})}
+        />
+        <path d="M14 1.5L21 5l-7 3.5z" className={`atlas-link-${type}-head`} />
+      </svg>
+      <span className="atlas-legend-name" title={hint}>
+        {name}
+      </span>
+      <span className="num muted">{formatCount(count)}</span>
+    </li>
+  );
+}
+
+/** How the typed links (what is true now, causes) are drawn, when the map has any. */
 function LinkKey({ model }: { model: AtlasModel }) {
   const contradicts = model.contradicts.length;
   const supersedes = model.supersedes.length;
@@ -41,46 +77,21 @@ function LinkKey({ model }: { model: AtlasModel }) {
           </li>
         ) : null}
         {supersedes ? (
-          <li className="atlas-legend-static atlas-legend-link" data-link="supersedes">
-            <svg className="atlas-link-key" width="22" height="10" viewBox="0 0 22 10" aria-hidden>
-              <line
-                x1="1"
-                y1="5"
-                x2="15"
-                y2="5"
-                className="atlas-link-supersedes"
-                strokeWidth="2"
-              />
-              <path d="M14 1.5L21 5l-7 3.5z" className="atlas-link-supersedes-head" />
-            </svg>
-            <span
-              className="atlas-legend-name"
-              title="From the memory that holds now to the one it replaced"
-            >
-              supersedes (→ replaced)
-            </span>
-            <span className="num muted">{formatCount(supersedes)}</span>
-          </li>
+          <ArrowKey
+            type="supersedes"
+            count={supersedes}
+            name="supersedes (→ replaced)"
+            hint="From the memory that holds now to the one it replaced"
+          />
         ) : null}
         {causes ? (
-          <li className="atlas-legend-static atlas-legend-link" data-link="causes">
-            <svg className="atlas-link-key" width="22" height="10" viewBox="0 0 22 10" aria-hidden>
-              <line
-                x1="1"
-                y1="5"
-                x2="15"
-                y2="5"
-                className="atlas-link-causes"
-                strokeWidth="2"
-                strokeDasharray="2 3"
-              />
-              <path d="M14 1.5L21 5l-7 3.5z" className="atlas-link-causes-head" />
-            </svg>
-            <span className="atlas-legend-name" title="From the cause to its effect">
-              causes (→ effect)
-            </span>
-            <span className="num muted">{formatCount(causes)}</span>
-          </li>
+          <ArrowKey
+            type="causes"
+            count={causes}
+            name="causes (→ effect)"
+            hint="From the cause to its effect"
+            dotted
+          />
         ) : null}
       </ul>
     </>

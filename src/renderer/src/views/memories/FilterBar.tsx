@@ -192,7 +192,7 @@ function HoldsFilter() {
   const max = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
   return (
     <div className="mem-holds-filter" role="group" aria-label="Which memories">
-      <span className="mem-segmented">
+      <span className="segmented">
         {AS_OF_CHOICES.map(([value, label, hint]) => (
           <button
             key={value}

@@ -143,7 +143,7 @@ export function VersionsSection({
               Changes from <strong>v{chosen.version}</strong> to <strong>v{memory.version}</strong>{' '}
               (current)
             </span>
-            <span className="mem-segmented" role="group" aria-label="Compare by">
+            <span className="segmented" role="group" aria-label="Compare by">
               <button
                 type="button"
                 aria-pressed={mode === 'words'}
