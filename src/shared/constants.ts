@@ -159,3 +159,6 @@ export function isUploadPath(p: string): boolean {
 
 export const UPLOAD_PATH_RULE =
   'an upload path is relative ("docs/notes.md"), without "..", "." or empty parts';
+
+/** What stands for a credential masked in a quarantined memory (engine/memory/mask.ts). */
+export const SECRET_MASK = '••••••••';

@@ -4,6 +4,7 @@
 // sits is found by the same scan as the write path (write/secrets.ts, off this thread);
 // when the scan cannot say where (it went past its budget), the whole text is masked.
 import type { Actor, MemoryView } from '../../../shared/api';
+import { SECRET_MASK } from '../../../shared/constants';
 import { LociError } from '../../../shared/errors';
 import type { Trust } from '../../../shared/schemas';
 import type { OpenStore } from '../store/registry';
@@ -11,8 +12,7 @@ import type { SecretSpan } from '../write/secretRules';
 import { scanSecretsMany } from '../write/scanHost';
 import { actorName, isPerson } from './model';
 
-/** What stands for a masked credential. */
-export const SECRET_MASK = '••••••••';
+export { SECRET_MASK };
 
 export interface MaskedText {
   text: string;

@@ -9,10 +9,9 @@ import { useEngineQuery } from '../lib/useEngineQuery';
 import { useUiStore } from '../stores/uiStore';
 import { SecretText } from './SecretText';
 
-const MEMORY_ID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
-
-export function isMemoryId(s: string): boolean {
-  return MEMORY_ID.test(s);
+/** Memory ids are ULIDs: such a string names a memory. */
+export function isMemoryId(s: string | null | undefined): s is string {
+  return typeof s === 'string' && /^[0-9A-HJKMNP-TV-Z]{26}$/.test(s);
 }
 
 export interface TitleBook {

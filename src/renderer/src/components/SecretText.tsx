@@ -2,9 +2,7 @@
 // reveals or redacts it): each `••••••••` is drawn as a marked, named span, so it reads as
 // "a secret is hidden here" to the eye and to a screen reader alike.
 import { Fragment } from 'react';
-
-/** What the engine puts in place of a credential (engine/memory/mask.ts). */
-export const SECRET_MASK = '••••••••';
+import { SECRET_MASK } from '../../../shared/constants';
 
 export function SecretText({ text }: { text: string }) {
   if (!text.includes(SECRET_MASK)) return <>{text}</>;

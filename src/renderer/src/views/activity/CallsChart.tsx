@@ -10,6 +10,7 @@ import { LoadingState } from '../../components/LoadingState';
 import { formatCount } from '../../lib/format';
 import { useEngineQuery } from '../../lib/useEngineQuery';
 import { BottomAxis, ChartFrame } from '../overview/ChartFrame';
+import { formatMs } from '../overview/chartFormat';
 import '../overview/charts.css';
 
 const WINDOWS = [
@@ -32,8 +33,6 @@ const COLOURS = [
 
 const clientName = (actor: string) => (actor.startsWith('mcp:') ? actor.slice(4) : actor);
 const time = (iso: string) => iso.slice(11, 16);
-const ms = (v: number | null) =>
-  v === null ? '—' : v < 10 ? `${v.toFixed(1)} ms` : `${Math.round(v)} ms`;
 
 function Chart({ data }: { data: ActivityStatsResult }) {
   const b = data.buckets;
@@ -45,7 +44,7 @@ function Chart({ data }: { data: ActivityStatsResult }) {
   const label =
     `Calls per client over the last ${data.window_minutes >= 60 ? `${data.window_minutes / 60} h` : `${data.window_minutes} min`}: ` +
     `${formatCount(total)} calls from ${clients.map(clientName).join(', ') || 'no client'}; ` +
-    `the slowest slice's 95th percentile ${ms(worst || null)}.`;
+    `the slowest slice's 95th percentile ${formatMs(worst || null)}.`;
   const scales = (width: number) => {
     const x = scaleBand<number>()
       .domain(b.map((_, i) => i))
@@ -93,7 +92,7 @@ function Chart({ data }: { data: ActivityStatsResult }) {
             ))}
             {d.total ? (
               <span className="muted">
-                median {ms(d.p50_ms)} · 95th {ms(d.p95_ms)}
+                median {formatMs(d.p50_ms)} · 95th {formatMs(d.p95_ms)}
                 {d.errors ? ` · ${d.errors} failed` : ''}
               </span>
             ) : null}
@@ -110,8 +109,8 @@ function Chart({ data }: { data: ActivityStatsResult }) {
                   time(d.at),
                   ...clients.map((c) => d.calls[c] ?? 0),
                   d.errors,
-                  ms(d.p50_ms),
-                  ms(d.p95_ms),
+                  formatMs(d.p50_ms),
+                  formatMs(d.p95_ms),
                 ],
               ]
             : [],

@@ -18,7 +18,7 @@ import {
 } from './filters';
 import { FiltersPanel } from './FiltersPanel';
 import { Legend } from './Legend';
-import { buildModel, type AtlasModel } from './model';
+import { buildModel, otherEnd, type AtlasModel } from './model';
 import type { HostFactory } from './stage';
 import type { ColourMode } from './style';
 import { NodePanel } from './NodePanel';
@@ -109,12 +109,11 @@ export function AtlasExplorer({ result, initialQuery = '', hostFactory }: AtlasE
     const i = model.indexOf.get(selected);
     if (i === undefined) return null;
     mask[i] = 1;
-    for (const l of result.links) {
-      if (l.from === selected) mask[model.indexOf.get(l.to) ?? i] = 1;
-      if (l.to === selected) mask[model.indexOf.get(l.from) ?? i] = 1;
-    }
+    // Its neighbours from the model's adjacency (every link, under both of its ends).
+    for (let k = model.adjOffsets[i]!; k < model.adjOffsets[i + 1]!; k++)
+      mask[otherEnd(model, model.adjacency[k]!, i)] = 1;
     return mask;
-  }, [model, result.links, selected]);
+  }, [model, selected]);
   const highlight = (thinking ? thought : null) ?? search?.mask ?? focus;
   const filterCount = activeFilterCount(filters);
 

@@ -3,6 +3,7 @@
 // activation over the links, then the final ranking. Each step lists the memories it adds;
 // the map shows every memory reached so far.
 import type { RecallResult } from '../../../../shared/api';
+import { plural } from '../overview/chartFormat';
 
 export interface ThoughtStep {
   kind: 'seeds' | 'hop' | 'final';
@@ -15,8 +16,6 @@ export interface ThoughtStep {
   /** The memories shown at this step: everything reached up to it (for the final step, the answer). */
   shown: string[];
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function thoughtSteps(result: RecallResult): ThoughtStep[] {
   const stages = result.trace?.stages ?? [];

@@ -59,8 +59,7 @@ export const REASONS: Record<AuditBreakReason, string> = {
 };
 
 /** Memory ids are ULIDs: such targets link to the memory. */
-export const isMemoryId = (target: string | null): target is string =>
-  target !== null && /^[0-9A-HJKMNP-TV-Z]{26}$/.test(target);
+export { isMemoryId } from '../../components/MemoryRef';
 
 /** Actor names as a person reads them: `mcp:cursor` → `cursor (MCP)`. */
 export function actorLabel(actor: string): string {
