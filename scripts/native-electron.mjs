@@ -42,10 +42,10 @@ export function buildElectronSqlite({
 }) {
   if (!/^\d+\.\d+\.\d+/.test(electronVersion ?? ''))
     throw new Error(`native-electron: not an Electron version: ${electronVersion}`);
-  const pkgDir = dirname(require.resolve('better-sqlite3/package.json'));
+  const pkgDir = dirname(require.resolve('better-sqlite3-multiple-ciphers/package.json'));
   const work = mkdtempSync(join(tmpdir(), 'loci-native-'));
   try {
-    const copy = join(work, 'better-sqlite3');
+    const copy = join(work, 'better-sqlite3-multiple-ciphers');
     cpSync(pkgDir, copy, {
       recursive: true,
       filter: (src) => !src.startsWith(join(pkgDir, 'build')),

@@ -1,7 +1,7 @@
 // `loci audit …` and `loci doctor` through the real CLI, in-process, on a real data dir.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { AUDIT_TRIGGERS } from '../src/main/engine/audit/chain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cli } from './helpers/cli';

@@ -47,7 +47,7 @@ describe('electron-builder.yml', () => {
     );
     expect(config.asar).toBe(true);
     expect(config.asarUnpack).toEqual(
-      expect.arrayContaining(['**/*.node', 'node_modules/better-sqlite3/**']),
+      expect.arrayContaining(['**/*.node', 'node_modules/better-sqlite3-multiple-ciphers/**']),
     );
     expect(config.npmRebuild).toBe(false);
     expect(existsSync(join(root, config.afterPack as string))).toBe(true);

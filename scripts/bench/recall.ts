@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { Presets, SingleBar } from 'cli-progress';
 import * as sqliteVec from 'sqlite-vec';
 import { createHandlers, createInProcessClient } from '../../src/main/api';

@@ -18,7 +18,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDaemon } from '../../src/main/daemon';
 import { createHandlers } from '../../src/main/api';

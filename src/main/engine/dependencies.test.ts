@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { compareVersions, MIN_SQLITE_VERSION } from './store/database';
 import { assertDependencyVersions, installedVersion, REQUIRED_VERSIONS } from './dependencies';
 

@@ -3,7 +3,7 @@
 // is off (a gap, an unknown key, a broken link or HMAC). Why it is off is worked out
 // afterwards, once, by verify.ts; this loop only has to be fast. Reads only.
 import { createHmac } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3-multiple-ciphers';
 import { entryPayloadWithData } from './chain';
 
 export type RawRow = [

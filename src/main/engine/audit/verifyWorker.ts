@@ -2,7 +2,7 @@
 // read-only connection, so a long verification uses a second core. Posts progress per
 // page and one `done` with the first problem position; it never writes.
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { sqliteBindingOptions } from '../store/native';
 import { checkRange, type RangeSpec } from './verifyRange';
 

@@ -11,7 +11,7 @@ import { bytes, finding, ok, type CheckDefinition } from './types';
 function betterSqliteVersion(): string {
   try {
     const require = createRequire(import.meta.url);
-    return (require('better-sqlite3/package.json') as { version: string }).version;
+    return (require('better-sqlite3-multiple-ciphers/package.json') as { version: string }).version;
   } catch {
     return 'unknown';
   }
@@ -21,18 +21,20 @@ export const databaseChecks: CheckDefinition[] = [
   {
     id: 'sqlite.version',
     group: 'Database',
-    title: 'SQLite and better-sqlite3',
+    title: 'SQLite and its driver',
     run({ store }) {
-      const v = (store.db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+      const { v, mc } = store.db
+        .prepare('SELECT sqlite_version() AS v, sqlite3mc_version() AS mc')
+        .get() as { v: string; mc: string };
       const driver = betterSqliteVersion();
       if (compareVersions(v, MIN_SQLITE_VERSION) < 0) {
         return finding(
           'fail',
-          `SQLite ${v} (better-sqlite3 ${driver}) is older than ${MIN_SQLITE_VERSION}, which can corrupt WAL databases.`,
-          'Reinstall better-sqlite3 12 (npm install better-sqlite3@12).',
+          `SQLite ${v} (better-sqlite3-multiple-ciphers ${driver}) is older than ${MIN_SQLITE_VERSION}, which can corrupt WAL databases.`,
+          'Reinstall the pinned driver (npm install better-sqlite3-multiple-ciphers@12.11.1).',
         );
       }
-      return ok(`SQLite ${v}, better-sqlite3 ${driver}.`);
+      return ok(`SQLite ${v}, better-sqlite3-multiple-ciphers ${driver} (${mc}).`);
     },
   },
   {

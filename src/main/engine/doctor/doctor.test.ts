@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, rmSync, unlinkSync, writeFileSync, appendFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { DoctorCheck } from '../../../shared/api';
 import { openTestEngine, tempDir, type TestEngine } from '../../../../test/helpers/engine';
@@ -82,7 +82,7 @@ describe('the doctor', () => {
 
   it('sqlite.version: ok on this build, fails on an old SQLite', async () => {
     const t = await engine();
-    expect((await check(t, 'sqlite.version')).finding).toMatch(/SQLite 3\.\d+.*better-sqlite3 12/);
+    expect((await check(t, 'sqlite.version')).finding).toMatch(/SQLite 3\.\d+.*better-sqlite3-multiple-ciphers 12.*Multiple Ciphers/);
     const real = (await t.engine.store(undefined)).db;
     const old = new Proxy(real, {
       get(target, prop) {

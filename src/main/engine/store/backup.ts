@@ -15,7 +15,7 @@ import {
   statSync,
 } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { LociError } from '../../../shared/errors';
 import type { Db } from './database';
 import { CORRUPT_MARKER_FILE, STORE_FILE, storeDir } from './paths';

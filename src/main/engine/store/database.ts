@@ -3,7 +3,7 @@
 // and that the file is sound. It never deletes or overwrites a damaged file: the
 // caller moves it aside (see moveAside) and tells the user.
 import { existsSync, renameSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import * as sqliteVec from 'sqlite-vec';
 import { LociError } from '../../../shared/errors';
 import { sqliteBindingOptions, unpackedPath } from './native';
@@ -86,7 +86,7 @@ function assertSqliteVersion(db: Db): void {
   if (compareVersions(version, MIN_SQLITE_VERSION) < 0) {
     throw new LociError(
       'environment',
-      `SQLite ${version} is too old: Loci needs ${MIN_SQLITE_VERSION} or newer (earlier versions can corrupt WAL databases). Reinstall better-sqlite3 12.`,
+      `SQLite ${version} is too old: Loci needs ${MIN_SQLITE_VERSION} or newer (earlier versions can corrupt WAL databases). Reinstall the pinned driver (better-sqlite3-multiple-ciphers 12.11.1).`,
       { sqlite_version: version },
     );
   }

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteBindingOptions, unpackedPath } from './native';
 
@@ -25,7 +25,7 @@ describe('native files under Electron', () => {
     // The Node build copied elsewhere stands in for the Electron build: the mechanism
     // (nativeBinding → that file, node_modules untouched) is the same.
     const require = createRequire(import.meta.url);
-    const pkg = dirname(require.resolve('better-sqlite3/package.json'));
+    const pkg = dirname(require.resolve('better-sqlite3-multiple-ciphers/package.json'));
     const copy = join(dir, 'native', 'electron', 'better_sqlite3.node');
     mkdirSync(dirname(copy), { recursive: true });
     copyFileSync(join(pkg, 'build', 'Release', 'better_sqlite3.node'), copy);

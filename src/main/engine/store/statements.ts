@@ -1,6 +1,6 @@
 // A per-connection cache of prepared statements keyed by their SQL, so hot paths
 // prepare each statement once without every module keeping its own cache.
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import type { Db } from './database';
 
 type Statement = Database.Statement<unknown[], unknown>;

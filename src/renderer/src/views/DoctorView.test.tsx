@@ -39,8 +39,8 @@ function report(checks: DoctorCheck[]): DoctorReport {
 
 const BROKEN = [
   check('sqlite.version', 'Database', 'ok', {
-    title: 'SQLite and better-sqlite3',
-    finding: 'SQLite 3.53.0, better-sqlite3 12.11.1.',
+    title: 'SQLite and its driver',
+    finding: 'SQLite 3.53.0, better-sqlite3-multiple-ciphers 12.11.1.',
   }),
   check('fts.sync', 'Indexes', 'fail', {
     title: 'Full-text index in step',
