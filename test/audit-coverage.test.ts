@@ -38,6 +38,7 @@ const READS: MethodName[] = [
   'store.list',
   'store.backups',
   'store.export',
+  'store.encryption',
   'setup.plan',
   'setup.check',
   'recall.calibrate',
@@ -375,6 +376,43 @@ const WRITES: Partial<Record<MethodName, Scenario>> = {
       expect(rows).toEqual([{ actor: actor.kind, action: 'store.rename' }]);
       return c.call('memory.remember', { content: `renamed store ${name} marker` });
     },
+  },
+  'store.encrypt': {
+    actions: ['store.encrypt'],
+    actors: [ui, cli],
+    prepare: async () => {
+      const [d] = (await t.cli.call('store.encryption', {})).stores;
+      if (d?.encrypted) await t.cli.call('store.decrypt', {});
+    },
+    run: (c) => c.call('store.encrypt', { source: 'keyfile' }),
+  },
+  'store.rekey': {
+    actions: ['store.rekey'],
+    actors: [ui, cli],
+    prepare: async () => {
+      const [d] = (await t.cli.call('store.encryption', {})).stores;
+      if (!d?.encrypted) await t.cli.call('store.encrypt', { source: 'keyfile' });
+    },
+    run: (c) => c.call('store.rekey', { source: 'keyfile' }),
+  },
+  'store.decrypt': {
+    actions: ['store.decrypt'],
+    actors: [ui, cli],
+    prepare: async () => {
+      const [d] = (await t.cli.call('store.encryption', {})).stores;
+      if (!d?.encrypted) await t.cli.call('store.encrypt', { source: 'keyfile' });
+    },
+    run: (c) => c.call('store.decrypt', {}),
+  },
+  'store.unlock': {
+    actions: ['store.unlock'],
+    actors: [ui, cli],
+    prepare: async () => {
+      const [d] = (await t.cli.call('store.encryption', {})).stores;
+      if (!d?.encrypted) await t.cli.call('store.encrypt', { source: 'keyfile' });
+      await t.cli.call('store.rekey', { source: 'passphrase', passphrase: 'coverage passphrase' });
+    },
+    run: (c) => c.call('store.unlock', { passphrase: 'coverage passphrase' }),
   },
   'store.import': {
     // Like store.rename: the entry lands in the new store's chain, checked here.

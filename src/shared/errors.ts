@@ -17,6 +17,10 @@ export const ERROR_CODES = [
   'store-corrupt',
   /** Another process owns the data directory (one writer per data directory). */
   'store-locked',
+  /** The store is encrypted and no key for it is reachable (a passphrase not given yet, a missing key file). */
+  'key-required',
+  /** The key or passphrase given is not the store's. Never taken for a damaged file. */
+  'wrong-key',
   /** The environment cannot run Loci safely (SQLite version, pragmas, extensions). */
   'environment',
   /** A downloaded or stored file does not match its expected size or checksum. */

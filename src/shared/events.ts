@@ -48,6 +48,17 @@ export interface EventMap {
   };
   /** An import batch was undone or redone. */
   'ingest.changed': { store: string; batch: string; status: 'done' | 'undone' };
+  /**
+   * A store being encrypted, decrypted or re-keyed: `backup` (the copy taken first),
+   * `database` (rows copied into the new file), `backups` (files re-encrypted), `done`.
+   */
+  'store.crypt.progressed': {
+    store: string;
+    op: 'encrypt' | 'decrypt' | 'rekey';
+    phase: 'backup' | 'database' | 'backups' | 'done';
+    done: number;
+    total: number;
+  };
   /** A verification of the audit chain moving along (`done` when it finished). */
   'audit.progressed': { store: string; checked: number; total: number; done: boolean };
   /** The doctor ran (its verdict, for the tray's colour and the Doctor view). */
@@ -140,6 +151,7 @@ export const EVENT_NAMES: EventName[] = [
   'activity.recorded',
   'clients.changed',
   'audit.progressed',
+  'store.crypt.progressed',
   'doctor.finished',
   'ingest.progressed',
   'ingest.changed',

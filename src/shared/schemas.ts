@@ -30,3 +30,4 @@ export * from './schemas/audit';
 export * from './schemas/dream';
 export * from './schemas/transcripts';
 export * from './schemas/conflicts';
+export * from './schemas/security';

@@ -56,7 +56,7 @@ async function populate(): Promise<string[]> {
 describe('store bundles', () => {
   it('round-trips exactly through a new store, searchable and audited', async () => {
     const ids = await populate();
-    const first = await t.cli.call('store.export', {});
+    const first = (await t.cli.call('store.export', {})) as StoreBundle;
     expect(first.memories).toHaveLength(5);
     expect(first.memories.find((m) => m.id === ids[4])).toMatchObject({
       session: 'core-2026-01-08',
@@ -76,7 +76,7 @@ describe('store bundles', () => {
       speaker: 'Aiko',
       occurred_at: '2026-01-08T10:02:00.000Z',
     });
-    const second = await t.cli.call('store.export', { store: 'copy' });
+    const second = (await t.cli.call('store.export', { store: 'copy' })) as StoreBundle;
     expect(content(second)).toEqual(content(first));
 
     const hits = await t.cli.call('memory.recall', {
@@ -97,7 +97,7 @@ describe('store bundles', () => {
 
   it('refuses a non-empty store, a malformed bundle and one that would lose a column', async () => {
     await populate();
-    const bundle = await t.cli.call('store.export', {});
+    const bundle = (await t.cli.call('store.export', {})) as StoreBundle;
     await expect(t.cli.call('store.import', { bundle: bundle as never })).rejects.toMatchObject({
       code: 'conflict',
       message: expect.stringMatching(/already holds 5 memories.*new store/),

@@ -9,6 +9,7 @@ import { restoreDatabase, type RestoreResult } from '../engine/store/backup';
 import { DataDirLock, describeOwner } from '../engine/store/lock';
 import { liveOwner } from './discovery';
 import type { LockInfo } from '../engine/store/lock';
+import { KeyVault, type KeyVaultOptions } from '../engine/store/keys';
 import { StoreRegistry } from '../engine/store/registry';
 import { createHandlers, type HandlerRegistry } from './index';
 
@@ -33,6 +34,8 @@ export async function restoreStoreOffline(
   dataDir: string,
   store: string,
   file: string,
+  /** How an encrypted store's key is found (the CLI's environment and prompt). */
+  vault: KeyVaultOptions = {},
 ): Promise<RestoreResult> {
   const owner = liveOwner(dataDir);
   if (owner) {
@@ -45,12 +48,14 @@ export async function restoreStoreOffline(
   const lock = DataDirLock.acquire(dataDir, 'cli');
   let result;
   try {
-    new StoreRegistry(dataDir).resolve(store);
-    result = restoreDatabase(dataDir, store, file, Date.now());
+    const registry = new StoreRegistry(dataDir, {}, new KeyVault(dataDir, vault));
+    registry.resolve(store);
+    const keys = registry.vault.descriptor(store) ? await registry.vault.candidates(store) : [];
+    result = await restoreDatabase(dataDir, store, file, Date.now(), keys);
   } finally {
     lock.release();
   }
-  const engine = await Engine.open({ dataDir, owner: 'cli', env: {} });
+  const engine = await Engine.open({ dataDir, owner: 'cli', env: {}, keys: vault });
   try {
     await engine.store(store);
   } finally {

@@ -30,7 +30,7 @@ export { HandlerRegistry } from './registry';
 
 export function createHandlers(engine: Engine): HandlerRegistry {
   // Background work (the contradiction check of batches) waits while calls are served.
-  const registry = new HandlerRegistry(engine.conflicts);
+  const registry = new HandlerRegistry(engine.conflicts, (fn) => engine.inCall(fn));
   registerMemoryHandlers(registry, engine);
   registerRecallHandlers(registry, engine);
   registerLinkHandlers(registry, engine);

@@ -24,10 +24,16 @@ export interface CallObserver {
   ended(): void;
 }
 
+/** Runs each call in a scope of its own (the engine counts which stores a call uses). */
+export type CallScope = <T>(fn: () => Promise<T>) => Promise<T>;
+
 export class HandlerRegistry {
   private readonly handlers = new Map<MethodName, Handler<MethodName>>();
 
-  constructor(private readonly observer?: CallObserver) {}
+  constructor(
+    private readonly observer?: CallObserver,
+    private readonly scope: CallScope = (fn) => fn(),
+  ) {}
 
   register<M extends MethodName>(name: M, handler: Handler<M>): void {
     if (this.handlers.has(name)) throw new Error(`handler for ${name} registered twice`);
@@ -67,7 +73,7 @@ export class HandlerRegistry {
     }
     this.observer?.began();
     try {
-      return await handler(parsed.data as ParsedArgs<MethodName>, ctx);
+      return await this.scope(async () => handler(parsed.data as ParsedArgs<MethodName>, ctx));
     } catch (err) {
       if (err instanceof LociError) throw err;
       // A full, read-only or failing disk: a clear error, not `internal`.

@@ -75,8 +75,16 @@ export function registerBackupCommands(program: Command, ctx: BackupCliContext):
       'write a store as a portable JSON bundle (memories with tombstones, tags, versions, links)',
     )
     .option('--out <file>', 'write it to this file (default: standard output)')
-    .action(async (o: { out?: string }, cmd: Command) => {
-      const bundle = await call(cmd, 'store.export', withStore(cmd, {}));
+    .option(
+      '--plaintext',
+      "an encrypted store's bundle in clear (it is sealed under the store's key otherwise)",
+    )
+    .action(async (o: { out?: string; plaintext?: boolean }, cmd: Command) => {
+      const bundle = await call(
+        cmd,
+        'store.export',
+        withStore(cmd, o.plaintext ? { plaintext: true } : {}),
+      );
       const text = `${JSON.stringify(bundle, null, 1)}\n`;
       if (!o.out) {
         ctx.io.stdout.write(text);
@@ -85,8 +93,13 @@ export function registerBackupCommands(program: Command, ctx: BackupCliContext):
       writeFileSync(resolve(o.out), text, { mode: 0o600, flag: 'wx' });
       print(
         cmd,
-        { path: resolve(o.out), memories: bundle.memories.length },
-        (r) => `${c.green('Exported')} ${r.memories} memories to ${r.path}.\n`,
+        {
+          path: resolve(o.out),
+          memories: Array.isArray(bundle.memories) ? bundle.memories.length : bundle.memories,
+          sealed: bundle.format === 'loci-sealed-bundle',
+        },
+        (r) =>
+          `${c.green('Exported')} ${r.memories} memories to ${r.path}${r.sealed ? " (sealed under the store's key)" : ''}.\n`,
       );
     });
 

@@ -18,6 +18,8 @@ export const EXIT_CODES: Record<ErrorCode | 'usage', number> = {
   'store-corrupt': 6,
   environment: 7,
   integrity: 8,
+  'key-required': 10,
+  'wrong-key': 10,
 };
 
 /** `loci audit verify` found the chain broken. */

@@ -2,6 +2,7 @@
 // in-process and compare their exact output.
 import type { Readable } from 'node:stream';
 import { Presets, SingleBar } from 'cli-progress';
+import { read } from 'read';
 import pc from 'picocolors';
 
 export interface CliIo {
@@ -51,6 +52,27 @@ export async function confirm(io: CliIo, question: string): Promise<boolean> {
     return answer === 'y' || answer === 'yes';
   }
   return false;
+}
+
+/**
+ * Asks for a secret on the terminal without echoing it (npm's `read`); null when there
+ * is no terminal to ask on.
+ */
+export async function askSecret(io: CliIo, prompt: string): Promise<string | null> {
+  if (!io.interactive || !io.stdin.isTTY) return null;
+  try {
+    const answer = await read({
+      prompt,
+      silent: true,
+      replace: '',
+      input: io.stdin,
+      output: process.stderr,
+    });
+    return String(answer);
+  } catch {
+    // Ctrl+C or the terminal went away: nothing was typed.
+    return null;
+  }
 }
 
 /** A progress bar on a terminal; silent when output is piped or captured. */

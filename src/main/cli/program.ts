@@ -29,7 +29,8 @@ import { EXIT_CODES, EXIT_FINDINGS } from './exitCodes';
 import { registerIngestCommands } from './ingest';
 import { registerConflictCommands } from './commands/conflicts';
 import { registerTranscriptCommands } from './commands/transcripts';
-import { colorsFor, type CliIo } from './io';
+import { askSecret, colorsFor, type CliIo } from './io';
+import { registerEncryptionCommands } from './commands/encryption';
 
 export { EXIT_CODES, EXIT_FINDINGS } from './exitCodes';
 
@@ -114,6 +115,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       env: io.env,
       // `loci setup` edits the editors' files in the home folder of this environment.
       setupHome: homeOf(io.env),
+      // A passphrase-encrypted store asks for its passphrase on the terminal.
+      keys: { askPassphrase: (store) => askSecret(io, `Passphrase for store "${store}": `) },
     });
     engine = opened.engine;
     client = createInProcessClient(opened.handlers, {
@@ -173,6 +176,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   };
   registerMemoryCommands(program, ctx);
   registerStoreCommands(program, ctx);
+  registerEncryptionCommands(program, ctx);
   registerModelCommands(program, ctx);
   registerServeCommands(program, ctx);
   registerSetupCommands(program, ctx);

@@ -95,6 +95,12 @@ vi.mock('electron', () => ({
   shell: h.shell,
   dialog: h.dialog,
   protocol: h.protocol,
+  safeStorage: {
+    isEncryptionAvailable: () => true,
+    getSelectedStorageBackend: () => 'gnome_libsecret',
+    encryptString: (s: string) => Buffer.from(`sealed:${s}`),
+    decryptString: (b: Buffer) => b.toString().replace(/^sealed:/, ''),
+  },
   session: {
     defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() },
   },
@@ -153,6 +159,15 @@ describe('the desktop app', () => {
     if (!daemon) throw new Error('the daemon did not start');
     const running: Daemon = daemon;
     expect(running.engine.dataDir).toBe(dataDir);
+    // Encrypted stores' keys go to the OS keychain through safeStorage.
+    const enc = await running.handlers.dispatch(
+      'store.encryption',
+      {},
+      {
+        actor: { kind: 'ui', transport: 'ipc' },
+      },
+    );
+    expect((enc as { stores: { sources: string[] }[] }).stores[0]?.sources[0]).toBe('keychain');
 
     // The app:// scheme, the window (secure options, its preload, app://), IPC.
     expect(h.protocol.registerSchemesAsPrivileged).toHaveBeenCalled();

@@ -14,6 +14,7 @@ import {
   ipcMain,
   nativeImage,
   protocol,
+  safeStorage,
   session,
   shell,
 } from 'electron';
@@ -21,6 +22,7 @@ import type { Daemon, DaemonOptions } from '../daemon';
 import { acceptTrayDrops, createDropIngest } from './dragdrop';
 import { UI_CONTEXT, registerIpc } from './ipc';
 import { APP_INDEX_URL, handleAppProtocol, registerAppScheme } from './protocol';
+import { safeStorageBox } from './secrets';
 import { TrayController } from './trayController';
 import { denyPermissions, hardenWebContents, hideOnClose, reveal, windowOptions } from './window';
 
@@ -79,7 +81,11 @@ export async function runDesktopApp(deps: DesktopDeps): Promise<void> {
   handleAppProtocol(protocol, appFile('out', 'renderer'));
 
   try {
-    daemon = await deps.startDaemon({ owner: 'app' });
+    // Encrypted stores' keys are sealed by the OS keychain (electron/secrets.ts).
+    daemon = await deps.startDaemon({
+      owner: 'app',
+      engine: { keys: { secretBox: safeStorageBox(safeStorage) } },
+    });
   } catch (err) {
     const message = (err as Error).message;
     // better-sqlite3 from node_modules is built for Node, not for this Electron.

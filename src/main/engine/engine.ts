@@ -3,6 +3,7 @@
 // ingestion, dreams, the audit chain, the doctor, the quality lab). It offers no contract
 // method itself: the handlers of src/main/api register each method once, against this
 // core. Transports never reach below the handlers.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { monotonicFactory } from 'ulidx';
@@ -34,6 +35,7 @@ import type { SetupEnvironment } from './setup/setup';
 import type { SynchronousMode } from './store/database';
 import { DataDirLock, type OwnerKind } from './store/lock';
 import { resolveDataDir } from './store/paths';
+import { KeyVault, type KeyVaultOptions } from './store/keys';
 import { StoreRegistry, type OpenStore } from './store/registry';
 import { storageError } from './store/storageErrors';
 import { TranscriptService } from './transcripts/service';
@@ -86,6 +88,11 @@ export interface EngineOptions {
   ingest?: { limits?: Partial<IngestLimits>; hooks?: IngestHooks };
   /** Dreams: test seams (a throw inside a phase's transaction, the model's fetch). */
   dream?: DreamHooks;
+  /**
+   * Where encrypted stores' keys come from: the desktop app's safeStorage, the CLI's
+   * passphrase prompt; the environment (LOCI_PASSPHRASE) defaults to `env`.
+   */
+  keys?: KeyVaultOptions;
 }
 
 export class Engine {
@@ -97,6 +104,12 @@ export class Engine {
   readonly recallLatencies = new RecallLatencies();
   private serving: Serving | null = null;
   private readonly opened = new Map<string, Promise<OpenStore>>();
+  /** Stores closed for a change of their files (see exclusive). */
+  private readonly gates = new Map<string, Promise<void>>();
+  /** The stores each call in flight has used, and how many calls use each store now. */
+  private readonly callStores = new AsyncLocalStorage<Set<string>>();
+  private readonly leases = new Map<string, number>();
+  private leaseWaiters: (() => void)[] = [];
   private closed = false;
   private readonly ulid = monotonicFactory(pooledRandom());
   readonly now: () => number;
@@ -230,7 +243,15 @@ export class Engine {
       throw storageError(err) ?? err;
     }
     try {
-      const registry = new StoreRegistry(dataDir, { synchronous: options.synchronous ?? 'full' });
+      const vault = new KeyVault(dataDir, {
+        env: options.env ?? process.env,
+        ...options.keys,
+      });
+      const registry = new StoreRegistry(
+        dataDir,
+        { synchronous: options.synchronous ?? 'full' },
+        vault,
+      );
       const config = loadConfig(dataDir);
       // Stores open on first use, so that one damaged store never locks the user out of
       // the others (or out of `loci stores reset`).
@@ -295,6 +316,12 @@ export class Engine {
   async store(name: string | undefined): Promise<OpenStore> {
     if (this.closed) throw new LociError('unavailable', 'The engine is shut down.');
     const resolved = this.registry.resolve(name);
+    // A store being re-encrypted: calls wait for it, then open what it left.
+    for (let gate = this.gates.get(resolved); gate; gate = this.gates.get(resolved)) {
+      await gate.catch(() => undefined);
+    }
+    if (this.closed) throw new LociError('unavailable', 'The engine is shut down.');
+    this.lease(resolved);
     let opening = this.opened.get(resolved);
     if (!opening) {
       opening = this.registry.open(resolved);
@@ -331,6 +358,54 @@ export class Engine {
     this.opened.delete(name);
     const open = await opening.catch(() => null);
     open?.db.close();
+  }
+
+  /** Runs one call (HandlerRegistry.dispatch) in its own scope: which stores it uses. */
+  async inCall<T>(fn: () => Promise<T>): Promise<T> {
+    const held = new Set<string>();
+    try {
+      return await this.callStores.run(held, fn);
+    } finally {
+      for (const name of held) this.releaseLease(name);
+    }
+  }
+
+  private lease(name: string): void {
+    const held = this.callStores.getStore();
+    if (!held || held.has(name)) return;
+    held.add(name);
+    this.leases.set(name, (this.leases.get(name) ?? 0) + 1);
+  }
+
+  private releaseLease(name: string): void {
+    const n = (this.leases.get(name) ?? 1) - 1;
+    if (n <= 0) this.leases.delete(name);
+    else this.leases.set(name, n);
+    for (const wake of this.leaseWaiters.splice(0)) wake();
+  }
+
+  /**
+   * Runs `fn` with a store closed and no call using it: the calls already using it
+   * finish first, calls that come meanwhile wait (nothing is refused or lost) and open
+   * the store again once `fn` is done.
+   */
+  async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    while (this.gates.get(name)) await this.gates.get(name)?.catch(() => undefined);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    this.gates.set(name, gate);
+    try {
+      // The calling call's own use of the store does not count.
+      const mine = this.callStores.getStore()?.has(name) ? 1 : 0;
+      while ((this.leases.get(name) ?? 0) > mine) {
+        await new Promise<void>((wake) => this.leaseWaiters.push(wake));
+      }
+      await this.closeStore(name);
+      return await fn();
+    } finally {
+      this.gates.delete(name);
+      release();
+    }
   }
 
   /** Forgets a store that failed to open, so that the next use tries again. */

@@ -69,6 +69,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   forbidden: 403,
   'store-locked': 423,
   'store-corrupt': 503,
+  'key-required': 423,
+  'wrong-key': 403,
   unavailable: 503,
   environment: 500,
   integrity: 422,

@@ -70,7 +70,12 @@ import {
   ConflictReopenArgsSchema,
   ConflictScanArgsSchema,
   VerifyArgsSchema,
+  StoreEncryptArgsSchema,
+  StoreDecryptArgsSchema,
+  StoreUnlockArgsSchema,
+  StoreExportArgsSchema,
 } from '../schemas';
+import type { EncryptionChangeResult, EncryptionListResult, EncryptionStatus } from './security';
 import type {
   ConflictListResult,
   ConflictResolveResult,
@@ -113,6 +118,7 @@ import type {
   StoreListResult,
   BackupInfo,
   StoreBundle,
+  SealedStoreBundle,
   StoreImportResult,
   BackupListResult,
   StoreResetResult,
@@ -182,6 +188,7 @@ export * from './audit';
 export * from './dream';
 export * from './transcripts';
 export * from './conflicts';
+export * from './security';
 
 // ---------------------------------------------------------------- the map
 
@@ -242,8 +249,19 @@ export const methods = {
   'store.reset': method<StoreResetResult>()(StoreNameArgsSchema),
   'store.backup': method<BackupInfo>()(StoreBackupArgsSchema),
   'store.backups': method<BackupListResult>()(StoreArgsSchema),
-  'store.export': method<StoreBundle>()(StoreArgsSchema),
+  /** An encrypted store's export is sealed unless a person asks for `plaintext`. */
+  'store.export': method<StoreBundle | SealedStoreBundle>()(StoreExportArgsSchema),
   'store.import': method<StoreImportResult>()(StoreImportArgsSchema),
+  /** Every store's encryption at rest: encrypted or not, where the key is, reachable now. */
+  'store.encryption': method<EncryptionListResult>()(EmptyArgsSchema),
+  /** Person only: encrypts a plain store in place (a backup first; atomic; resumable). */
+  'store.encrypt': method<EncryptionChangeResult>()(StoreEncryptArgsSchema),
+  /** Person only: a new key for an encrypted store (or a new place for it). */
+  'store.rekey': method<EncryptionChangeResult>()(StoreEncryptArgsSchema),
+  /** Person only: makes an encrypted store plain again, its backups too. */
+  'store.decrypt': method<EncryptionChangeResult>()(StoreDecryptArgsSchema),
+  /** Person only: a passphrase-encrypted store's passphrase, kept in memory until the daemon stops. */
+  'store.unlock': method<EncryptionStatus>()(StoreUnlockArgsSchema),
   'stats.get': method<StatsResult>()(StoreArgsSchema),
   'recall.calibrate': method<CalibrationResult>()(CalibrateArgsSchema),
   'embedding.backfill': method<EmbeddingStatusView>()(StoreArgsSchema),

@@ -136,6 +136,24 @@ export interface BackupInfo {
   kind: 'manual' | 'scheduled' | 'pre-migration';
 }
 
+/**
+ * An encrypted store's export: the bundle sealed (AES-256-GCM) under a sub-key of the
+ * store's key. It opens where that key is (the store itself, a copy of its key file) or,
+ * for a passphrase store, with the passphrase.
+ */
+export interface SealedStoreBundle {
+  format: 'loci-sealed-bundle';
+  version: 1;
+  store: string;
+  exported_at: string;
+  memories: number;
+  key: {
+    check: string;
+    kdf?: { name: 'scrypt'; N: number; r: number; p: number; salt: string };
+  };
+  sealed: { alg: 'aes-256-gcm'; iv: string; tag: string; data: string };
+}
+
 /** A store as portable JSON (`store.export`): rows keyed by memory id, tombstones included. */
 export interface StoreBundle {
   format: 'loci-bundle';

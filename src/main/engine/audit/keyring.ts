@@ -1,10 +1,13 @@
 // The audit chain's HMAC keys, kept in the data directory beside (never inside) the
 // store's database, in a file readable by the owner only. Keys are identified so that a
-// later rotation keeps older entries verifiable.
+// later rotation keeps older entries verifiable. In an encrypted store the file is
+// sealed (AES-256-GCM) under a sub-key of the store's key: without the store key the
+// audit keys cannot be read, nor replaced without it showing.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LociError } from '../../../shared/errors';
+import { seal, subKey, unseal, type Sealed } from '../store/cipher';
 import { keysDir } from '../store/paths';
 
 interface KeyFile {
@@ -13,37 +16,99 @@ interface KeyFile {
   keys: Record<string, { secret: string; created_at: string }>;
 }
 
+interface SealedKeyFile {
+  version: 1;
+  sealed: Sealed;
+}
+
+/** Reads a key file, unsealing it with the store key when it is sealed. */
+function readKeyFile(file: string, storeKey: Buffer | null): KeyFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    throw new LociError(
+      'environment',
+      `The audit key file ${file} cannot be read. Restore it from a backup; Loci will not replace it, because that would make the existing audit chain unverifiable.`,
+    );
+  }
+  const sealed = (raw as Partial<SealedKeyFile>).sealed;
+  if (sealed) {
+    if (!storeKey) {
+      throw new LociError(
+        'key-required',
+        `The audit key file ${file} is sealed with the store's key, which was not given.`,
+      );
+    }
+    const plain = unseal(subKey(storeKey, 'audit-keyring'), sealed, `The audit key file ${file}`);
+    return JSON.parse(plain.toString('utf8')) as KeyFile;
+  }
+  return raw as KeyFile;
+}
+
+/** Writes a key file atomically, sealed when the store has a key. */
+function writeKeyFile(file: string, data: KeyFile, storeKey: Buffer | null): void {
+  const body: KeyFile | SealedKeyFile = storeKey
+    ? {
+        version: 1,
+        sealed: seal(subKey(storeKey, 'audit-keyring'), Buffer.from(JSON.stringify(data))),
+      }
+    : data;
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, JSON.stringify(body, null, 2), { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, file);
+}
+
 export class AuditKeyring {
   private constructor(
     readonly file: string,
     private readonly data: KeyFile,
     /** True when this open created the key file. */
     readonly created: boolean,
+    private readonly storeKey: Buffer | null = null,
   ) {}
+
+  /**
+   * Seals, unseals or re-seals a store's key file for a new store key (`from` opens it
+   * now, `to` will). No file: nothing to do.
+   */
+  static reseal(dataDir: string, store: string, from: Buffer | null, to: Buffer | null): void {
+    const file = AuditKeyring.keyFile(dataDir, store);
+    if (!existsSync(file)) return;
+    writeKeyFile(file, readKeyFile(file, from), to);
+  }
+
+  /** Whether a store's key file is sealed (doctor: an encrypted store's should be). */
+  static isSealed(dataDir: string, store: string): boolean | null {
+    const file = AuditKeyring.keyFile(dataDir, store);
+    if (!existsSync(file)) return null;
+    try {
+      return 'sealed' in (JSON.parse(readFileSync(file, 'utf8')) as object);
+    } catch {
+      return null;
+    }
+  }
 
   static keyFile(dataDir: string, store: string): string {
     return join(keysDir(dataDir), `${store}.audit-keys.json`);
   }
 
-  static loadOrCreate(dataDir: string, store: string): AuditKeyring {
+  static loadOrCreate(
+    dataDir: string,
+    store: string,
+    storeKey: Buffer | null = null,
+  ): AuditKeyring {
     const file = AuditKeyring.keyFile(dataDir, store);
     if (existsSync(file)) {
-      let parsed: KeyFile;
-      try {
-        parsed = JSON.parse(readFileSync(file, 'utf8')) as KeyFile;
-      } catch {
-        throw new LociError(
-          'environment',
-          `The audit key file ${file} cannot be read. Restore it from a backup; Loci will not replace it, because that would make the existing audit chain unverifiable.`,
-        );
-      }
+      const parsed = readKeyFile(file, storeKey);
       if (parsed.version !== 1 || !parsed.keys[parsed.current]) {
         throw new LociError(
           'environment',
           `The audit key file ${file} is not in a format this Loci understands.`,
         );
       }
-      return new AuditKeyring(file, parsed, false);
+      return new AuditKeyring(file, parsed, false, storeKey);
     }
     const dir = keysDir(dataDir);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -55,11 +120,8 @@ export class AuditKeyring {
         [id]: { secret: randomBytes(32).toString('base64'), created_at: new Date().toISOString() },
       },
     };
-    const tmp = `${file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(data, null, 2), { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, file);
-    return new AuditKeyring(file, data, true);
+    writeKeyFile(file, data, storeKey);
+    return new AuditKeyring(file, data, true, storeKey);
   }
 
   private static newKeyId(): string {
@@ -112,10 +174,7 @@ export class AuditKeyring {
         [to]: { secret: randomBytes(32).toString('base64'), created_at: new Date().toISOString() },
       },
     };
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(next, null, 2), { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, this.file);
+    writeKeyFile(this.file, next, this.storeKey);
     this.data.keys = next.keys;
     this.data.current = to;
     return { from, to };

@@ -248,14 +248,14 @@ describe('verification split across a worker thread', () => {
     const split = rows(store.db)[11]!;
     const progress: number[] = [];
     const spec = { from: 12, to: 24, prevHash: split.hash, pageSize: 5 };
-    const ok = startRangeWorker(store.file, keys, spec, (n) => progress.push(n));
+    const ok = startRangeWorker(store.file, null, keys, spec, (n) => progress.push(n));
     expect(await ok.result).toEqual({ checked: 12, problemAt: null });
     expect(progress).toEqual([5, 10, 12]);
     tamper(store.db, `UPDATE audit SET actor = 'ui' WHERE seq = 19`);
-    const bad = startRangeWorker(store.file, keys, spec, () => undefined);
+    const bad = startRangeWorker(store.file, null, keys, spec, () => undefined);
     expect(await bad.result).toEqual({ checked: 6, problemAt: 19 });
     // A file that is not there: null, and the caller checks the range itself.
-    const none = startRangeWorker(`${store.file}.missing`, keys, spec, () => undefined);
+    const none = startRangeWorker(`${store.file}.missing`, null, keys, spec, () => undefined);
     expect(await none.result).toBeNull();
   });
 

@@ -8,6 +8,7 @@ import type { AuditAnchor, AuditBreakReason } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
 import type { Db } from '../store/database';
 import { GENESIS_HASH } from './chain';
+import { keyOf } from '../store/cipher';
 import type { AuditKeyring } from './keyring';
 import { startRangeWorker } from './verifyHost';
 import { checkRange, COLUMNS, KeyedMac, payloadOf, type RawRow } from './verifyRange';
@@ -188,6 +189,7 @@ export async function verifyChain(
   const worker = split
     ? startRangeWorker(
         db.name,
+        keyOf(db),
         keys,
         { from: split.seq, to: headSeq, prevHash: split.hash, pageSize },
         (checked) => {

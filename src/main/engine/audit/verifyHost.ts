@@ -19,6 +19,7 @@ export interface RangeWorker {
 
 export function startRangeWorker(
   file: string,
+  dbKey: Buffer | null,
   keys: ReadonlyMap<string, Buffer>,
   spec: RangeSpec,
   onProgress: (checked: number) => void,
@@ -29,6 +30,7 @@ export function startRangeWorker(
       worker = spawnVerifyWorker({
         ...spec,
         file,
+        dbKey: dbKey ? dbKey.toString('hex') : null,
         keys: Object.fromEntries([...keys].map(([id, key]) => [id, key.toString('base64')])),
       });
     } catch {

@@ -3,11 +3,14 @@
 // page and one `done` with the first problem position; it never writes.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3-multiple-ciphers';
+import { applyKey } from '../store/cipher';
 import { sqliteBindingOptions } from '../store/native';
 import { checkRange, type RangeSpec } from './verifyRange';
 
 export interface VerifyWorkerData extends RangeSpec {
   file: string;
+  /** The database's key (hex) when the store is encrypted. */
+  dbKey: string | null;
   /** Key id → secret (base64). */
   keys: Record<string, string>;
 }
@@ -25,6 +28,7 @@ try {
     fileMustExist: true,
     ...sqliteBindingOptions(),
   });
+  applyKey(db, data.dbKey ? Buffer.from(data.dbKey, 'hex') : null);
   try {
     const keys = new Map(
       Object.entries(data.keys).map(([id, b64]) => [id, Buffer.from(b64, 'base64')]),

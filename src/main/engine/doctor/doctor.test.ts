@@ -82,7 +82,9 @@ describe('the doctor', () => {
 
   it('sqlite.version: ok on this build, fails on an old SQLite', async () => {
     const t = await engine();
-    expect((await check(t, 'sqlite.version')).finding).toMatch(/SQLite 3\.\d+.*better-sqlite3-multiple-ciphers 12.*Multiple Ciphers/);
+    expect((await check(t, 'sqlite.version')).finding).toMatch(
+      /SQLite 3\.\d+.*better-sqlite3-multiple-ciphers 12.*Multiple Ciphers/,
+    );
     const real = (await t.engine.store(undefined)).db;
     const old = new Proxy(real, {
       get(target, prop) {

@@ -7,6 +7,7 @@ import { LociError } from '../../../shared/errors';
 import { contentChecks } from './content';
 import { databaseChecks } from './database';
 import { embeddingChecks } from './embedding';
+import { encryptionChecks } from './encryption';
 import { runtimeChecks } from './runtime';
 import {
   DEFAULT_LIMITS,
@@ -18,6 +19,7 @@ import {
 
 export const CHECKS: CheckDefinition[] = [
   ...databaseChecks,
+  ...encryptionChecks,
   ...embeddingChecks,
   ...contentChecks,
   ...runtimeChecks,

@@ -8,7 +8,7 @@ import type { EngineEvents } from '../events';
 import type { Semantic } from '../semantic';
 import type { SetupEnvironment } from '../setup/setup';
 import type { LockInfo } from '../store/lock';
-import type { OpenStore } from '../store/registry';
+import type { OpenStore, StoreRegistry } from '../store/registry';
 
 export interface DoctorLimits {
   diskWarnBytes: number;
@@ -36,6 +36,7 @@ export const DEFAULT_LIMITS: DoctorLimits = {
 /** What the doctor needs of the engine core (the Engine is one). */
 export interface DoctorHost {
   readonly dataDir: string;
+  readonly registry: Pick<StoreRegistry, 'vault'>;
   readonly lockInfo: LockInfo;
   readonly servedAt: Serving | null;
   readonly events: EngineEvents;

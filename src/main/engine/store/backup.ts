@@ -17,7 +17,10 @@ import {
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import Database from 'better-sqlite3-multiple-ciphers';
 import { LociError } from '../../../shared/errors';
+import { applyKey, fileHeader, keyOf } from './cipher';
+import { reencryptFile } from './crypt';
 import type { Db } from './database';
+import { sqliteBindingOptions } from './native';
 import { CORRUPT_MARKER_FILE, STORE_FILE, storeDir } from './paths';
 
 export interface BackupInfo {
@@ -40,12 +43,24 @@ function kindOf(file: string): BackupInfo['kind'] {
   return 'manual';
 }
 
-/** Opens a file read-only and runs quick_check; throws a LociError naming the problem. */
-export function checkBackupFile(file: string): void {
+/**
+ * Opens a file read-only (under `key` when it is encrypted) and runs quick_check;
+ * throws a LociError naming the problem.
+ */
+export function checkBackupFile(file: string, key: Buffer | null = null): void {
   if (!existsSync(file)) throw new LociError('not-found', `No backup file at ${file}.`);
+  const header = fileHeader(file);
+  if (header === 'opaque' && !key) {
+    throw new LociError(
+      'key-required',
+      `${file} is encrypted (or is not a database), and this store has no key to open it.`,
+      { path: file },
+    );
+  }
   let db: Db | null = null;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
+    db = new Database(file, { readonly: true, fileMustExist: true, ...sqliteBindingOptions() });
+    applyKey(db, header === 'opaque' ? key : null);
     const rows = db.pragma('quick_check') as { quick_check: string }[];
     const bad = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
     if (bad.length > 0) throw new Error(bad.slice(0, 3).join('; '));
@@ -54,6 +69,13 @@ export function checkBackupFile(file: string): void {
       .get() as { n: number };
     if (tables.n !== 2) throw new Error('it has no memory and audit tables');
   } catch (err) {
+    if ((err as { code?: string }).code === 'SQLITE_NOTADB' && header === 'opaque') {
+      throw new LociError(
+        'wrong-key',
+        `${file} does not open with this store's key: it is encrypted under another key, or it is not a database.`,
+        { path: file },
+      );
+    }
     throw new LociError(
       'invalid-args',
       `${file} is not a sound Loci database: ${(err as Error).message}`,
@@ -99,11 +121,16 @@ export async function backupDatabase(
   mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
   const partial = `${target}.partial`;
   rmSync(partial, { force: true });
+  const key = keyOf(db);
   try {
-    await db.backup(partial);
+    // An encrypted store's copy is made by VACUUM INTO, which writes it under the same
+    // key (the online backup API cannot copy between pages of different layouts).
+    if (key) db.prepare('VACUUM INTO ?').run(partial);
+    else await db.backup(partial);
     // A self-contained file: no -wal or -shm beside it (the store sets WAL again on open).
-    const copy = new Database(partial);
+    const copy = new Database(partial, sqliteBindingOptions());
     try {
+      applyKey(copy, key);
       copy.pragma('journal_mode = DELETE');
     } finally {
       copy.close();
@@ -114,7 +141,7 @@ export async function backupDatabase(
     } finally {
       closeSync(fd);
     }
-    checkBackupFile(partial);
+    checkBackupFile(partial, key);
     renameSync(partial, target);
   } catch (err) {
     rmSync(partial, { force: true });
@@ -173,18 +200,45 @@ export interface RestoreResult {
  * database and renamed over it in one step; the old file (with its -wal and -shm) is
  * moved aside first, and the store's "damaged" marker is cleared.
  */
-export function restoreDatabase(
+export async function restoreDatabase(
   dataDir: string,
   store: string,
   from: string,
   now: number,
-): RestoreResult {
+  /** An encrypted store's keys (current first): the backup opens with one, and is put in under the first. */
+  keys: readonly Buffer[] = [],
+): Promise<RestoreResult> {
   const source = resolve(from);
-  checkBackupFile(source);
+  const plain = fileHeader(source) !== 'opaque';
+  let opens: Buffer | null = null;
+  if (!plain) {
+    let last: unknown = new LociError(
+      'key-required',
+      `${source} is encrypted, and store "${store}" has no key to open it.`,
+      { path: source },
+    );
+    for (const key of keys) {
+      try {
+        checkBackupFile(source, key);
+        opens = key;
+        break;
+      } catch (err) {
+        last = err;
+      }
+    }
+    if (!opens) throw last;
+  } else checkBackupFile(source);
   const dir = storeDir(dataDir, store);
   const file = join(dir, STORE_FILE);
   const incoming = `${file}.restoring`;
-  copyFileSync(source, incoming);
+  const want = keys[0] ?? null;
+  if (opens === want) copyFileSync(source, incoming);
+  // A plain backup of an encrypted store (or one under its older key) goes in under its key.
+  else {
+    rmSync(incoming, { force: true });
+    copyFileSync(source, incoming);
+    await reencryptFile(incoming, opens, want);
+  }
   const fd = openSync(incoming, 'r+');
   try {
     fsyncSync(fd);

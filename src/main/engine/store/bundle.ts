@@ -8,8 +8,11 @@
 // signed with this machine's key; the import itself is audited), access history and
 // derived indexes (the FTS index is rebuilt here, vectors are recomputed).
 import { createHash } from 'node:crypto';
+import type { SealedStoreBundle, StoreBundle } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
+import { keyCheck, seal, subKey, unseal } from './cipher';
 import type { Db } from './database';
+import type { EncryptionDescriptor } from './keys';
 import { ftsInsert } from './ftsIndex';
 
 export const BUNDLE_FORMAT = 'loci-bundle';
@@ -108,6 +111,39 @@ export function checkBundle(value: unknown): Bundle {
   for (const [i, m] of (b.memories as Row[]).entries())
     if (typeof m.id !== 'string' || m.id.length === 0) return fail(`memories[${i}] has no id.`);
   return b as Bundle;
+}
+
+/** An encrypted store's bundle, sealed under a sub-key of its key (see SealedStoreBundle). */
+export function sealBundle(
+  bundle: StoreBundle,
+  key: Buffer,
+  descriptor: EncryptionDescriptor | null,
+): SealedStoreBundle {
+  const kdf = descriptor?.current?.check === keyCheck(key) ? descriptor.current.kdf : undefined;
+  return {
+    format: 'loci-sealed-bundle',
+    version: 1,
+    store: bundle.store,
+    exported_at: bundle.exported_at,
+    memories: bundle.memories.length,
+    key: { check: keyCheck(key), ...(kdf ? { kdf } : {}) },
+    sealed: seal(subKey(key, 'export'), Buffer.from(JSON.stringify(bundle))),
+  };
+}
+
+/** Whether a parsed file is a sealed bundle (opened by openSealedBundle). */
+export function isSealedBundle(value: unknown): value is SealedStoreBundle {
+  return (value as { format?: unknown } | null)?.format === 'loci-sealed-bundle';
+}
+
+/** Opens a sealed bundle with a store key whose check it names. */
+export function openSealedBundle(sealed: SealedStoreBundle, key: Buffer): unknown {
+  const plain = unseal(subKey(key, 'export'), sealed.sealed, 'The sealed bundle');
+  try {
+    return JSON.parse(plain.toString('utf8'));
+  } catch {
+    throw new LociError('invalid-args', 'The sealed bundle opens, but what is inside is not JSON.');
+  }
 }
 
 /** A digest of the bundle's content (what the import's audit entry records). */

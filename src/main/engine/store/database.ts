@@ -6,6 +6,7 @@ import { existsSync, renameSync } from 'node:fs';
 import Database from 'better-sqlite3-multiple-ciphers';
 import * as sqliteVec from 'sqlite-vec';
 import { LociError } from '../../../shared/errors';
+import { applyKey } from './cipher';
 import { sqliteBindingOptions, unpackedPath } from './native';
 
 export type Db = Database.Database;
@@ -19,6 +20,8 @@ export interface OpenOptions {
   synchronous?: SynchronousMode;
   busyTimeoutMs?: number;
   readonly?: boolean;
+  /** The store's key when its file is encrypted (store/keys.ts finds it). */
+  key?: Buffer | null;
 }
 
 export function compareVersions(a: string, b: string): number {
@@ -67,6 +70,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     throw err;
   }
   try {
+    applyKey(db, options.key ?? null);
     db.loadExtension(unpackedPath(sqliteVec.getLoadablePath()));
     assertSqliteVersion(db);
     applyPragmas(db, options);

@@ -6,7 +6,13 @@ import { LociError } from '../../../shared/errors';
 import type { EngineEvents } from '../events';
 import { actorName, isPerson } from '../memory/model';
 import type { Semantic } from '../semantic';
-import { bundleDigest, checkBundle, importBundle } from './bundle';
+import {
+  bundleDigest,
+  checkBundle,
+  importBundle,
+  isSealedBundle,
+  openSealedBundle,
+} from './bundle';
 import type { OpenStore, StoreRegistry } from './registry';
 
 /** What the lifecycles need of the engine core. */
@@ -17,6 +23,21 @@ export interface StoreHost {
   now(): number;
   store(name: string | undefined): Promise<OpenStore>;
   closeStore(name: string): Promise<void>;
+}
+
+/** A sealed export (an encrypted store's) opened with the key it names, if one is here. */
+async function unsealIfSealed(registry: StoreRegistry, raw: unknown): Promise<unknown> {
+  if (!isSealedBundle(raw)) return raw;
+  const names = registry.list().map((s) => s.name);
+  const key = await registry.vault.keyWithCheck(raw.key?.check ?? '', names, raw.key?.kdf);
+  if (!key) {
+    throw new LociError(
+      'key-required',
+      `This bundle was exported sealed from the encrypted store "${raw.store}", and no store here has its key${raw.key?.kdf ? ' (set LOCI_PASSPHRASE to its passphrase)' : ' (copy its key file into keys/, or export it again with --plaintext)'}.`,
+      { from_store: raw.store },
+    );
+  }
+  return openSealedBundle(raw, key);
 }
 
 /** Renames a store: closed, its files moved, opened under the new name. */
@@ -30,6 +51,7 @@ export async function renameStore(
   await host.closeStore(name);
   const info = host.registry.rename(name, to);
   if (info.name !== name) {
+    await host.registry.vault.rename(name, info.name);
     const store = await host.store(info.name);
     store.db.transaction(() =>
       store.audit.append(
@@ -58,7 +80,7 @@ export async function importStore(
   actor: Actor,
 ): Promise<StoreImportResult> {
   if (!isPerson(actor)) throw new LociError('forbidden', 'Only a person can import a store.');
-  const bundle = checkBundle(rawBundle);
+  const bundle = checkBundle(await unsealIfSealed(host.registry, rawBundle));
   const store = await host.store(storeName);
   const counts = store.db.transaction(() => {
     const c = importBundle(store.db, bundle);

@@ -25,6 +25,9 @@ import {
   type OpenOptions,
 } from './database';
 import { listBackups } from './backup';
+import { fileHeader } from './cipher';
+import { settleAfterOpen, settleKeyring } from './encryption';
+import { KeyVault } from './keys';
 import { migrate, type MigrationReport } from './migrations';
 import { CORRUPT_MARKER_FILE, STORE_FILE, STORE_META_FILE, storeDir, storesDir } from './paths';
 
@@ -46,16 +49,54 @@ export interface OpenStore {
   dir: string;
   file: string;
   db: Db;
+  /** The key the database is encrypted with; null for a plain store. */
+  key: Buffer | null;
   audit: AuditChain;
   keyring: AuditKeyring;
   migration: MigrationReport;
 }
 
 export class StoreRegistry {
+  readonly vault: KeyVault;
+
   constructor(
     readonly dataDir: string,
     private readonly dbOptions: OpenOptions = {},
-  ) {}
+    vault?: KeyVault,
+  ) {
+    this.vault = vault ?? new KeyVault(dataDir);
+  }
+
+  /**
+   * Opens the database file with the key it needs. A plain file opens as it is; an
+   * encrypted one with the store's current key, else the pending one (a change a crash
+   * interrupted). A missing or wrong key is `key-required` / `wrong-key`, never taken
+   * for damage; a file that the store's own key does not open is damaged.
+   */
+  private async openFile(
+    name: string,
+    file: string,
+  ): Promise<{ db: Db; key: Buffer | null; keys: Buffer[] }> {
+    const d = this.vault.descriptor(name);
+    const header = fileHeader(file);
+    if (!d || header === 'plain' || (header === 'empty' && !d.current)) {
+      const keys = d ? await this.vault.candidates(name).catch(() => []) : [];
+      return { db: openDatabase(file, this.dbOptions), key: null, keys };
+    }
+    const keys = await this.vault.candidates(name);
+    // A store made anew under its key (no file yet) is encrypted from the start.
+    const order = header === 'empty' ? keys.slice(0, 1) : keys;
+    let last: unknown = null;
+    for (const key of order) {
+      try {
+        return { db: openDatabase(file, { ...this.dbOptions, key }), key, keys };
+      } catch (err) {
+        if (!(err instanceof CorruptDatabaseError)) throw err;
+        last = err;
+      }
+    }
+    throw last;
+  }
 
   private metaPath(name: string): string {
     return join(storeDir(this.dataDir, name), STORE_META_FILE);
@@ -211,8 +252,10 @@ export class StoreRegistry {
       );
     }
     let db: Db;
+    let key: Buffer | null = null;
+    let keys: Buffer[] = [];
     try {
-      db = openDatabase(file, this.dbOptions);
+      ({ db, key, keys } = await this.openFile(name, file));
     } catch (err) {
       if (!(err instanceof CorruptDatabaseError)) throw err;
       const movedTo = moveAside(file);
@@ -233,7 +276,9 @@ export class StoreRegistry {
             `pre-migration-v${from}-${new Date().toISOString().replace(/[:.]/g, '-')}.db`,
           ),
       });
-      const keyring = AuditKeyring.loadOrCreate(this.dataDir, name);
+      const others = keys.filter((k) => k !== key);
+      const keyring = settleKeyring(this.dataDir, name, key, others);
+      await settleAfterOpen(this.vault, this.dataDir, name, key, others);
       const audit = new AuditChain(db, keyring);
       if (keyring.created && audit.count() > 0) {
         // The key file went missing while the chain has entries: say so in the chain itself.
@@ -254,7 +299,7 @@ export class StoreRegistry {
       }
       // Someone with access to the file may have dropped the append-only triggers.
       restoreAuditTriggers(db, audit, 'system', Date.now());
-      return { name, dir, file, db, audit, keyring, migration };
+      return { name, dir, file, db, key, audit, keyring, migration };
     } catch (err) {
       db.close();
       throw err;
