@@ -457,3 +457,31 @@ describe('exports of an encrypted store', () => {
     expect((await right.cli.call('stats.get', { store: 'tampered' })).memories.live).toBe(0);
   });
 });
+
+describe('another local user', () => {
+  it('can reach nothing in the data directory: every folder 0700, every secret file 0600', async () => {
+    if (process.platform === 'win32') return;
+    const home = fresh();
+    const t = await open(home);
+    await rememberAll(t.cli, plant(3));
+    await t.cli.call('store.create', { name: 'work' });
+    await t.cli.call('store.encrypt', { store: 'work', source: 'keyfile' });
+    await t.cli.call('store.backup', {});
+    await t.cli.call('clients.add', { name: 'cursor' });
+    await t.cli.call('token.rotate', {});
+    const dirs: string[] = [];
+    const walk = (d: string) => {
+      dirs.push(d);
+      for (const e of readdirSync(d, { withFileTypes: true }))
+        if (e.isDirectory()) walk(join(d, e.name));
+    };
+    walk(home);
+    const open_ = dirs.filter((d) => (statSync(d).mode & 0o077) !== 0);
+    expect(open_).toEqual([]);
+    const secrets = allFiles(home).filter((f) =>
+      /(token|\.dbkey|audit-keys\.json|clients\.json|encryption\.json)$/.test(f),
+    );
+    expect(secrets.length).toBeGreaterThanOrEqual(6);
+    expect(secrets.filter((f) => (statSync(f).mode & 0o077) !== 0)).toEqual([]);
+  });
+});

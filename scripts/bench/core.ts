@@ -7,6 +7,8 @@
 // recall latency (BM25 tiers alone, p50/p95) and resident
 // memory. Full hybrid recall is `npm run bench:recall`.
 // Writes bench-results/core.json and prints a Markdown table for the README.
+// BENCH_ENCRYPTED=1: the same on a store encrypted at rest (ChaCha20-Poly1305, key
+// file), written to bench-results/core-encrypted.json, to read the overhead.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +25,8 @@ const BATCH = 1000;
 const dir = mkdtempSync(join(tmpdir(), 'loci-bench-'));
 const engine = await Engine.open({ dataDir: dir, owner: 'bench' });
 const client = createInProcessClient(createHandlers(engine), { actor: { kind: 'cli' } });
+const ENCRYPTED = process.env.BENCH_ENCRYPTED === '1';
+if (ENCRYPTED) await client.call('store.encrypt', { source: 'keyfile' });
 const next = generator(7);
 const queries: string[] = [];
 const rssMb = () => Math.round(process.memoryUsage().rss / 1024 / 1024);
@@ -148,10 +152,14 @@ rmSync(dir, { recursive: true, force: true });
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, ${process.platform}`;
 mkdirSync('bench-results', { recursive: true });
 writeFileSync(
-  'bench-results/core.json',
-  JSON.stringify({ machine, date: new Date().toISOString(), queries: QUERIES, rows }, null, 2),
+  ENCRYPTED ? 'bench-results/core-encrypted.json' : 'bench-results/core.json',
+  JSON.stringify(
+    { machine, date: new Date().toISOString(), encrypted: ENCRYPTED, queries: QUERIES, rows },
+    null,
+    2,
+  ),
 );
-console.log(`\nmachine: ${machine}`);
+console.log(`\nmachine: ${machine}${ENCRYPTED ? ' — store encrypted at rest' : ''}`);
 console.log(
   '| memories | remember, batched (/s) | remember, one by one (/s) | vectors caught up (s) | conflicts checked (s) | conflicts found | lexical recall p50 (ms) | p95 (ms) | RSS (MB) | database (MB) |',
 );

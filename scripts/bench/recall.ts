@@ -6,6 +6,8 @@
 //  3. With the real all-MiniLM-L6-v2 export when present: recall@10 of the pre-filter on
 //     real embeddings.
 // Writes bench-results/recall.json and prints Markdown tables for the README.
+// BENCH_ENCRYPTED=1: the end-to-end stores encrypted at rest (key file), written to
+// bench-results/recall-encrypted.json, to read the overhead.
 //
 //   BENCH_SIZES=10000,100000 BENCH_KNN=100000,1000000 npm run bench:recall
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { mulberry32 } from '../../src/shared/random';
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const KNN_SIZES = (process.env.BENCH_KNN ?? '100000,1000000').split(',').map(Number);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 500);
+const ENCRYPTED = process.env.BENCH_ENCRYPTED === '1';
 const rssMb = () => Math.round(process.memoryUsage().rss / 1024 / 1024);
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -65,6 +68,7 @@ async function endToEnd(kind: 'hash' | 'tiny', modelRoot: string): Promise<E2eRo
     env: { LOCI_MODEL_PATH: modelRoot },
   });
   const client = createInProcessClient(createHandlers(engine), { actor: { kind: 'cli' } });
+  if (ENCRYPTED) await client.call('store.encrypt', { source: 'keyfile' });
   const next = generator(11);
   const queries: string[] = [];
   const rows: E2eRow[] = [];
@@ -322,10 +326,14 @@ rmSync(modelRoot, { recursive: true, force: true });
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, ${process.platform}`;
 mkdirSync('bench-results', { recursive: true });
 writeFileSync(
-  'bench-results/recall.json',
-  JSON.stringify({ machine, date: new Date().toISOString(), e2e, knn: knnRows, real }, null, 2),
+  ENCRYPTED ? 'bench-results/recall-encrypted.json' : 'bench-results/recall.json',
+  JSON.stringify(
+    { machine, date: new Date().toISOString(), encrypted: ENCRYPTED, e2e, knn: knnRows, real },
+    null,
+    2,
+  ),
 );
-console.log(`\nmachine: ${machine}\n`);
+console.log(`\nmachine: ${machine}${ENCRYPTED ? ' — stores encrypted at rest' : ''}\n`);
 console.log(
   '| embedder | memories | recall p50 (ms) | recall p95 (ms) | query embedding p50 (ms, apart) | RSS (MB) |',
 );

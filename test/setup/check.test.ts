@@ -72,7 +72,7 @@ describe('check', () => {
     put('.cursor/mcp.json', JSON.stringify({ mcpServers: { loci: http(4747, 'old-token') } }));
     expect(one('cursor')).toMatchObject({
       status: 'stale',
-      problems: ['"loci" has an old token'],
+      problems: ['"loci" has an old or revoked token'],
     });
     // Windsurf's serverUrl, with a lower-case header name.
     put(

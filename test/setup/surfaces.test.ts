@@ -46,8 +46,13 @@ describe('through the API', () => {
       ['zed', false, 'add'],
     ]);
     for (const p of planned.clients) expect(p.file.startsWith(home)).toBe(true);
+    // A plan shows where each client's own token will go; none is made yet.
+    expect(planned.clients[2]?.after).toMatchObject({
+      env: { LOCI_TOKEN: '<new-token-for-cursor>' },
+    });
+    expect((await dispatch<{ clients: unknown[] }>('clients.tokens', {})).clients).toEqual([]);
     expect(snapshot()).toEqual({});
-    // The daemon's token (made on first use).
+    // The daemon's token (made on first use): no editor gets it.
     const token = read(join(t.dir, 'token')).trim();
 
     // No daemon: the stdio entry, starting this installation's `loci mcp`.
@@ -58,9 +63,14 @@ describe('through the API', () => {
       backup: null,
       action: 'add',
     });
-    expect(json(w.file)).toEqual({ mcpServers: { loci: stdio } });
+    const cursorToken = (json(w.file) as { mcpServers: { loci: { env: { LOCI_TOKEN: string } } } })
+      .mcpServers.loci.env.LOCI_TOKEN;
+    expect(json(w.file)).toEqual({
+      mcpServers: { loci: { ...stdio, env: { LOCI_TOKEN: expect.stringMatching(/^loci_c_/) } } },
+    });
+    expect(t.engine.access.grants.verify(cursorToken)?.name).toBe('cursor');
 
-    // A daemon on port 5151 (its lock names the port): HTTP with the token.
+    // A daemon on port 5151 (its lock names the port): HTTP with VS Code's own token.
     t.engine.updateLock({ port: 5151 });
     const h = await dispatch<SetupWriteResult>('setup.write', {
       client: 'vscode',
@@ -71,10 +81,15 @@ describe('through the API', () => {
         loci: {
           type: 'http',
           url: 'http://127.0.0.1:5151/mcp',
-          headers: { Authorization: `Bearer ${token}` },
+          headers: { Authorization: expect.stringMatching(/^Bearer loci_c_/) },
         },
       },
     });
+    const vscodeHeader = (
+      json(h.file) as { servers: { loci: { headers: { Authorization: string } } } }
+    ).servers.loci.headers.Authorization;
+    expect(vscodeHeader).not.toContain(token);
+    expect(t.engine.access.grants.verify(vscodeHeader.slice(7))?.name).toBe('vscode');
     const checked = await dispatch<SetupCheckResult>('setup.check', {});
     expect(checked.endpoint).toBe('http://127.0.0.1:5151/mcp');
     expect(checked.clients.map((c) => [c.client, c.status])).toEqual([
@@ -86,12 +101,19 @@ describe('through the API', () => {
       ['zed', 'not-installed'],
     ]);
 
-    // Rotating the token makes the HTTP entry stale; writing again fixes it, with a backup.
+    // The owner token's rotation leaves the editors alone (they have their own).
     rotateToken(t.dir);
+    expect(
+      (await dispatch<SetupCheckResult>('setup.check', {})).clients.find(
+        (c) => c.client === 'vscode',
+      )?.status,
+    ).toBe('ok');
+    // Rotating VS Code's token makes its entry stale; writing again fixes it, with a backup.
+    await dispatch('clients.rotate', { name: 'vscode' });
     const stale = await dispatch<SetupCheckResult>('setup.check', {});
     expect(stale.clients.find((c) => c.client === 'vscode')).toMatchObject({
       status: 'stale',
-      problems: ['"loci" has an old token'],
+      problems: ['"loci" has an old or revoked token'],
     });
     const again = await dispatch<SetupWriteResult>('setup.write', { client: 'vscode' });
     expect(again.action).toBe('update');
@@ -191,7 +213,9 @@ describe('through the CLI', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Wrote ${file}\n`);
     expect(r.stdout).toContain('Restart the editors');
-    expect(json(file)).toEqual({ mcpServers: { loci: stdio } });
+    expect(json(file)).toEqual({
+      mcpServers: { loci: { ...stdio, env: { LOCI_TOKEN: expect.stringMatching(/^loci_c_/) } } },
+    });
 
     const again = await loci(['setup', '--client', 'cursor', '--yes']);
     expect(again.code).toBe(0);
@@ -236,10 +260,13 @@ describe('through the CLI', () => {
       mcpServers: {
         loci: {
           serverUrl: 'http://127.0.0.1:4747/mcp',
-          headers: { Authorization: `Bearer ${token}` },
+          headers: { Authorization: expect.stringMatching(/^Bearer loci_c_/) },
         },
       },
     });
+    expect(read(out.written[0]?.file as string)).not.toContain(token);
+    // The JSON plan shows where the token goes, never a token.
+    expect(JSON.stringify(out.clients)).toContain('<new-token-for-windsurf>');
   });
 
   it('--transport http across clients keeps stdio for Claude Desktop and Zed', async () => {
@@ -250,10 +277,10 @@ describe('through the CLI', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(json(join(home, '.config', 'Claude', 'claude_desktop_config.json'))).toEqual({
-      mcpServers: { loci: stdio },
+      mcpServers: { loci: { ...stdio, env: { LOCI_TOKEN: expect.stringMatching(/^loci_c_/) } } },
     });
     expect(json(join(home, '.config', 'zed', 'settings.json')).context_servers).toEqual({
-      loci: { source: 'custom', ...stdio, env: {} },
+      loci: { source: 'custom', ...stdio, env: { LOCI_TOKEN: expect.stringMatching(/^loci_c_/) } },
     });
     expect(json(join(home, '.cursor', 'mcp.json')).mcpServers?.loci).toMatchObject({
       url: 'http://127.0.0.1:4747/mcp',

@@ -24,19 +24,25 @@ import { registerSetupHandlers } from './setup';
 import { registerStoreHandlers } from './stores';
 import { registerSystemHandlers } from './system';
 import { registerTokenHandlers } from './tokens';
+import { registerAccessHandlers } from './access';
 import { registerTranscriptHandlers } from './transcripts';
 
 export { HandlerRegistry } from './registry';
 
 export function createHandlers(engine: Engine): HandlerRegistry {
   // Background work (the contradiction check of batches) waits while calls are served.
-  const registry = new HandlerRegistry(engine.conflicts, (fn) => engine.inCall(fn));
+  const registry = new HandlerRegistry(
+    engine.conflicts,
+    (fn) => engine.inCall(fn),
+    (method, args, ctx) => engine.access.authorize(method, args, ctx.actor),
+  );
   registerMemoryHandlers(registry, engine);
   registerRecallHandlers(registry, engine);
   registerLinkHandlers(registry, engine);
   registerStoreHandlers(registry, engine);
   registerSystemHandlers(registry, engine);
   registerTokenHandlers(registry, engine);
+  registerAccessHandlers(registry, engine);
   registerSetupHandlers(registry, engine);
   registerModelHandlers(registry, engine);
   registerIngestHandlers(registry, engine);

@@ -27,12 +27,20 @@ export interface CallObserver {
 /** Runs each call in a scope of its own (the engine counts which stores a call uses). */
 export type CallScope = <T>(fn: () => Promise<T>) => Promise<T>;
 
+export type Authorizer = (
+  method: MethodName,
+  args: unknown,
+  ctx: CallContext,
+) => Promise<void> | undefined;
+
 export class HandlerRegistry {
   private readonly handlers = new Map<MethodName, Handler<MethodName>>();
 
   constructor(
     private readonly observer?: CallObserver,
     private readonly scope: CallScope = (fn) => fn(),
+    /** Refuses a call its caller's policy does not allow (engine/access): before any handler. */
+    private readonly authorize: Authorizer = () => undefined,
   ) {}
 
   register<M extends MethodName>(name: M, handler: Handler<M>): void {
@@ -71,6 +79,9 @@ export class HandlerRegistry {
         })),
       });
     }
+    // Synchronous when allowed: the handler starts in this tick, as it always has.
+    const refused = this.authorize(method, parsed.data, ctx);
+    if (refused) await refused;
     this.observer?.began();
     try {
       return await this.scope(async () => handler(parsed.data as ParsedArgs<MethodName>, ctx));

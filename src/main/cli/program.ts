@@ -31,6 +31,7 @@ import { registerConflictCommands } from './commands/conflicts';
 import { registerTranscriptCommands } from './commands/transcripts';
 import { askSecret, colorsFor, type CliIo } from './io';
 import { registerEncryptionCommands } from './commands/encryption';
+import { registerClientCommands } from './commands/clients';
 
 export { EXIT_CODES, EXIT_FINDINGS } from './exitCodes';
 
@@ -177,6 +178,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerMemoryCommands(program, ctx);
   registerStoreCommands(program, ctx);
   registerEncryptionCommands(program, ctx);
+  registerClientCommands(program, ctx);
   registerModelCommands(program, ctx);
   registerServeCommands(program, ctx);
   registerSetupCommands(program, ctx);

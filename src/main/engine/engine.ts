@@ -10,6 +10,8 @@ import { monotonicFactory } from 'ulidx';
 import type { Actor, ConflictMark } from '../../shared/api';
 import { LociError } from '../../shared/errors';
 import type { MemoryChange } from '../../shared/events';
+import { FULL_POLICY } from './access/grants';
+import { AccessControl } from './access/service';
 import { ActivityLog } from './activity';
 import { AuditService } from './audit/service';
 import { ClientRegistry } from './clients';
@@ -131,6 +133,8 @@ export class Engine {
   readonly transcripts: TranscriptService;
   /** Contradiction candidates: found on write, in the backlog scan, kept for a decision. */
   readonly conflicts: ConflictService;
+  /** Client tokens and what each may do (every call is authorised against it). */
+  readonly access: AccessControl;
 
   private constructor(
     readonly dataDir: string,
@@ -148,6 +152,12 @@ export class Engine {
       options.rehearsalFlushMs,
     );
     this.audit = new AuditService((name) => this.store(name), this.events, this.now);
+    this.access = new AccessControl({
+      dataDir,
+      now: this.now,
+      storeExists: (name) => registry.exists(name) || name === 'default',
+      store: (name) => this.store(name),
+    });
     this.doctor = new Doctor(this);
     this.lab = new QualityLab(this);
     this.semantic = new Semantic({
@@ -304,10 +314,22 @@ export class Engine {
 
   /** The machine as `setup` sees it: home folder, editors' config paths, the endpoint. */
   setupEnv(): SetupEnvironment {
-    return setupEnvironment(this.dataDir, {
-      ...(this.options.setupHome ? { home: this.options.setupHome } : {}),
-      ...(this.options.env ? { env: this.options.env } : {}),
-    });
+    const grants = this.access.grants;
+    return {
+      ...setupEnvironment(this.dataDir, {
+        ...(this.options.setupHome ? { home: this.options.setupHome } : {}),
+        ...(this.options.env ? { env: this.options.env } : {}),
+      }),
+      // Each editor gets a token of its own (engine/access), its policy kept on a rotate.
+      tokens: {
+        valid: (token, client) => {
+          const g = grants.verify(token);
+          return g !== null && (client === undefined || g.name === client);
+        },
+        mint: (client) =>
+          grants.get(client) ? grants.rotate(client).token : grants.add(client, FULL_POLICY).token,
+      },
+    };
   }
 
   // ------------------------------------------------------------------ stores

@@ -4,6 +4,7 @@
 // (compared in constant time). What it does not do: rate limiting and body parsing.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { ClientGrant } from '../../shared/api';
 
 export const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]', '::1'];
 
@@ -24,6 +25,8 @@ export interface SecurityPolicy {
   /** Extra origins allowed to call (the desktop app's `app://loci`). */
   origins: string[];
   token: () => string | null;
+  /** A client token's grant (engine/access), or null when the token is none of theirs. */
+  clientGrant?: (token: string) => ClientGrant | null;
 }
 
 function hostPart(value: string): { host: string; port: string | null } {
@@ -81,10 +84,24 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /** Constant-time comparison of the request's bearer token with ours. */
 export function checkToken(req: IncomingMessage, policy: SecurityPolicy): boolean {
-  const expected = policy.token();
-  if (expected === null) return true;
+  return authenticate(req, policy)?.kind === 'owner';
+}
+
+export type Caller = { kind: 'owner' } | { kind: 'client'; grant: ClientGrant };
+
+/**
+ * Who the bearer token says the caller is: the owner (the daemon's token, compared in
+ * constant time), a client with a token of its own, or nobody (null).
+ */
+export function authenticate(req: IncomingMessage, policy: SecurityPolicy): Caller | null {
   const header = req.headers.authorization ?? '';
   const m = /^Bearer\s+(\S+)$/i.exec(header);
   const given = m?.[1] ?? '';
-  return timingSafeEqual(digest(given), digest(expected));
+  const expected = policy.token();
+  if (expected === null && given === '') return { kind: 'owner' };
+  if (expected !== null && timingSafeEqual(digest(given), digest(expected)))
+    return { kind: 'owner' };
+  const grant = given ? (policy.clientGrant?.(given) ?? null) : null;
+  if (grant) return { kind: 'client', grant };
+  return expected === null ? { kind: 'owner' } : null;
 }

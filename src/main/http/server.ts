@@ -18,7 +18,7 @@ import type { HandlerRegistry } from '../api';
 import type { Engine } from '../engine/engine';
 import { McpHttpSessions } from '../mcp/http';
 import { normalizeClient, SERVER_VERSION } from '../mcp/server';
-import { checkHost, checkOrigin, checkToken, type SecurityPolicy } from './security';
+import { authenticate, checkHost, checkOrigin, type SecurityPolicy } from './security';
 import { ClientLimiter, clientKey, MAX_IN_FLIGHT_PER_CLIENT } from './limits';
 
 /**
@@ -207,6 +207,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     boundHost: ['127.0.0.1', 'localhost', '::1'].includes(options.host) ? undefined : options.host,
     origins: options.extraOrigins ?? [],
     token: options.token,
+    clientGrant: (token) => engine.access.grants.verify(token),
   };
   const mcp = new McpHttpSessions(handlers, engine.activity, engine.clients, options.defaultStore);
   const openStreams = new Set<ServerResponse>();
@@ -233,13 +234,15 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       if (!origin.ok) throw new HttpError(403, `Forbidden origin: ${origin.reason}.`);
 
       if (path === '/mcp' || path.startsWith('/api/')) {
-        if (!checkToken(req, policy)) {
+        const caller = authenticate(req, policy);
+        if (!caller) {
           res.setHeader('www-authenticate', 'Bearer realm="loci"');
           throw new HttpError(
             401,
-            'Missing or wrong bearer token. Find it with `loci token show`.',
+            'Missing or wrong bearer token. Find it with `loci token show`, or give the client its own with `loci clients add <name>`.',
           );
         }
+        const grant = caller.kind === 'client' ? caller.grant : undefined;
         // Floods: a client past its calls in flight gets 429 before its body is read.
         if (req.method === 'POST') {
           const key = clientKey(req, path);
@@ -260,11 +263,18 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
           if (mcpPaused)
             throw new HttpError(503, 'Loci has paused MCP (the tray menu resumes it).');
           const body = req.method === 'POST' ? await readJson(req, limit) : undefined;
-          await mcp.handle(req, res, body);
+          await mcp.handle(req, res, body, grant);
           return;
         }
         if (path === '/api/events') {
           if (req.method !== 'GET') throw new HttpError(405, 'Use GET for /api/events.');
+          // Every store's changes: the owner's, not a client token's.
+          if (grant) {
+            throw new HttpError(
+              403,
+              `Client "${grant.name}" may not follow /api/events: the event stream is the owner's.`,
+            );
+          }
           streamEvents(req, res);
           return;
         }
@@ -276,7 +286,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
           throw new HttpError(400, 'The method name in the path has bad percent-encoding.');
         }
         const body = (await readJson(req, bodyLimitFor(method, limits))) ?? {};
-        const actor = actorOf(req.headers['x-loci-actor'], req.headers['x-loci-client']);
+        // A client token speaks for its client, whatever headers it sends.
+        const actor: Actor = grant
+          ? { kind: 'mcp', client: grant.name, transport: 'http', grant }
+          : actorOf(req.headers['x-loci-actor'], req.headers['x-loci-client']);
         try {
           const result = await handlers.dispatch(method, body, { actor });
           sendJson(res, 200, { result });

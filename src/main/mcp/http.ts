@@ -7,6 +7,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { HandlerRegistry } from '../api';
 import type { ActivityLog } from '../engine/activity';
+import type { ClientGrant } from '../../shared/api';
 import type { ClientRegistry } from '../engine/clients';
 import { prototypeKeyError } from './lineTransport';
 import { buildMcpServer, normalizeClient } from './server';
@@ -17,6 +18,8 @@ interface Session {
   server: ReturnType<typeof buildMcpServer>;
   transportLabel: string;
   headerClient: string | undefined;
+  /** The client token the session began with (a later request must carry the same). */
+  grant: ClientGrant | undefined;
   connectedAt: number;
   lastSeen: number;
 }
@@ -67,7 +70,12 @@ export class McpHttpSessions {
     await s.server.close().catch(() => undefined);
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  async handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    grant?: ClientGrant,
+  ): Promise<void> {
     const refused = prototypeKeyError(body);
     if (refused) {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(refused));
@@ -82,6 +90,15 @@ export class McpHttpSessions {
           404,
           -32001,
           'Session not found: it ended or the server restarted. Initialize again.',
+        );
+        return;
+      }
+      if (session.grant?.id !== grant?.id) {
+        jsonRpcError(
+          res,
+          403,
+          -32001,
+          'This session belongs to another token: a session is used with the token it began with.',
         );
         return;
       }
@@ -108,7 +125,8 @@ export class McpHttpSessions {
       handlers: this.handlers,
       activity: this.activity,
       transport: transportLabel,
-      clientId: headerClient,
+      clientId: grant?.name ?? headerClient,
+      grant,
       defaultStore: this.defaultStore,
       onCall: (client) => {
         if (sessionKey) this.clients.touch(sessionKey, { client, call: true });
@@ -124,13 +142,14 @@ export class McpHttpSessions {
           transport,
           server,
           transportLabel,
-          headerClient,
+          headerClient: grant?.name ?? headerClient,
+          grant,
           connectedAt: now,
           lastSeen: now,
         });
         this.clients.connect({
           id,
-          client: normalizeClient(headerClient ?? server.getClientVersion()?.name),
+          client: normalizeClient(grant?.name ?? headerClient ?? server.getClientVersion()?.name),
           transport: transportLabel,
         });
       },

@@ -17,7 +17,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { Actor } from '../../shared/api';
+import type { Actor, ClientGrant } from '../../shared/api';
 import { toErrorData } from '../../shared/errors';
 import { MemoryIdSchema } from '../../shared/schemas';
 import { describeIssues } from '../../shared/validation';
@@ -51,6 +51,8 @@ export interface McpSessionOptions {
   transport: string;
   /** From an `Mcp-Client-Id` header, when the client sent one (it wins over clientInfo). */
   clientId?: string | undefined;
+  /** A client token's grant: its name is the client's, its policy holds for every call. */
+  grant?: ClientGrant | undefined;
   defaultStore?: string | undefined;
 }
 
@@ -97,8 +99,11 @@ export function buildMcpServer(options: McpSessionOptions): Server {
   );
   const actor = (): Actor => ({
     kind: 'mcp',
-    client: normalizeClient(options.clientId ?? server.getClientVersion()?.name),
+    client: normalizeClient(
+      options.grant?.name ?? options.clientId ?? server.getClientVersion()?.name,
+    ),
     transport: options.transport,
+    ...(options.grant ? { grant: options.grant } : {}),
   });
   const client = () => createInProcessClient(options.handlers, { actor: actor() });
   const actorName = () => `mcp:${actor().client}`;

@@ -48,6 +48,9 @@ export async function runStdio(options: StdioOptions = {}): Promise<number> {
   stdin.on('end', () => finish(0));
   stdin.on('close', () => finish(0));
 
+  // A client token of its own (`loci clients add`, written by `loci setup`): the client's
+  // name and policy hold for every call, here or in the daemon it forwards to.
+  const clientToken = (options.env ?? process.env).LOCI_TOKEN?.trim() || null;
   const owner = findOwner(dataDir);
   if (owner) {
     // Forward every message, both ways, to the running owner.
@@ -56,7 +59,10 @@ export async function runStdio(options: StdioOptions = {}): Promise<number> {
     );
     const http = new StreamableHTTPClientTransport(new URL(`${owner.url}/mcp`), {
       requestInit: {
-        headers: { authorization: `Bearer ${owner.token}`, 'x-loci-transport': 'stdio-proxy' },
+        headers: {
+          authorization: `Bearer ${clientToken ?? owner.token}`,
+          'x-loci-transport': 'stdio-proxy',
+        },
       },
       fetch: isolatedFetch(),
     });
@@ -93,10 +99,20 @@ export async function runStdio(options: StdioOptions = {}): Promise<number> {
     embedWrites: 'background',
     ...(options.env ? { env: options.env } : {}),
   });
+  const grant = clientToken ? engine.access.grants.verify(clientToken) : null;
+  if (clientToken && !grant) {
+    log(
+      'LOCI_TOKEN is not a client token of this data directory (revoked or rotated?): `loci clients list` shows them, `loci setup` writes a new one',
+    );
+    clearTimeout(timer);
+    await engine.close();
+    return 1;
+  }
   const server = buildMcpServer({
     handlers,
     activity: engine.activity,
     transport: 'stdio',
+    ...(grant ? { grant } : {}),
     defaultStore: options.store,
     onCall: (client) => engine.clients.touch('stdio', { client, call: true }),
   });

@@ -1,5 +1,6 @@
 // The contract by domain (callers): who calls: the actor and the context of a call, and
 // the documented port.
+import type { ClientPolicy } from './security';
 
 /** The daemon's documented port (it falls back to a free one when this is taken). */
 export const DEFAULT_PORT = 4747;
@@ -14,6 +15,18 @@ export interface Actor {
   client?: string;
   /** How the call arrived: `ipc`, `http`, `stdio`, `in-process`, … */
   transport?: string;
+  /**
+   * A client that called with a token of its own (`loci clients add`): its name is the
+   * client's, and every call is held to its policy. Absent: the owner's token.
+   */
+  grant?: ClientGrant;
+}
+
+/** The client a token belongs to, and what it may do. */
+export interface ClientGrant {
+  id: string;
+  name: string;
+  policy: ClientPolicy;
 }
 
 export interface CallContext {

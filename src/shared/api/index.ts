@@ -74,8 +74,17 @@ import {
   StoreDecryptArgsSchema,
   StoreUnlockArgsSchema,
   StoreExportArgsSchema,
+  ClientAddArgsSchema,
+  ClientNameArgsSchema,
 } from '../schemas';
-import type { EncryptionChangeResult, EncryptionListResult, EncryptionStatus } from './security';
+import type {
+  ClientTokenResult,
+  EncryptionChangeResult,
+  EncryptionListResult,
+  EncryptionStatus,
+  RegisteredClient,
+  RegisteredClientsResult,
+} from './security';
 import type {
   ConflictListResult,
   ConflictResolveResult,
@@ -240,6 +249,14 @@ export const methods = {
   'system.info': method<SystemInfo>()(EmptyArgsSchema),
   'token.rotate': method<TokenRotateResult>()(EmptyArgsSchema),
   'clients.list': method<ClientListResult>()(EmptyArgsSchema),
+  /** Person only: a token of its own for a client, with what it may do (shown once). */
+  'clients.add': method<ClientTokenResult>()(ClientAddArgsSchema),
+  /** The client tokens (names, policies, last use; never the tokens). */
+  'clients.tokens': method<RegisteredClientsResult>()(EmptyArgsSchema),
+  /** Person only: a client's token stops working at once. */
+  'clients.revoke': method<RegisteredClient>()(ClientNameArgsSchema),
+  /** Person only: a new token for a client; the old one stops working at once. */
+  'clients.rotate': method<ClientTokenResult>()(ClientNameArgsSchema),
   'setup.plan': method<SetupPlanResult>()(SetupArgsSchema),
   'setup.write': method<SetupWriteResult>()(SetupWriteArgsSchema),
   'setup.check': method<SetupCheckResult>()(EmptyArgsSchema),

@@ -33,3 +33,39 @@ export interface EncryptionChangeResult extends EncryptionStatus {
   copies: { changed: number; skipped: { path: string; reason: string }[] };
   took_ms: number;
 }
+
+/** What a client's own token lets it do (`loci clients add`). */
+export interface ClientPolicy {
+  /** Reads only: no write of any kind. */
+  read_only: boolean;
+  /** The stores it may use (null: every store). */
+  stores: string[] | null;
+  /** May ingest files and transcripts. */
+  ingest: boolean;
+  /** May forget and erase memories. */
+  forget: boolean;
+  /** Sees and writes shared memories only (no private ones, not even its own). */
+  shared_only: boolean;
+}
+
+/** A client token, as the Connect view and `loci clients list` show it (never the token). */
+export interface RegisteredClient {
+  id: string;
+  name: string;
+  policy: ClientPolicy;
+  created_at: string;
+  rotated_at: string | null;
+  last_used_at: string | null;
+  /** The token's first characters, to tell tokens apart. */
+  token_hint: string;
+}
+
+export interface RegisteredClientsResult {
+  clients: RegisteredClient[];
+}
+
+/** A new or rotated client token: shown this once, kept only as a hash. */
+export interface ClientTokenResult {
+  client: RegisteredClient;
+  token: string;
+}

@@ -33,3 +33,23 @@ export const StoreExportArgsSchema = z.strictObject({
   /** An encrypted store's bundle in clear (a person only); it is sealed otherwise. */
   plaintext: z.boolean().optional(),
 });
+
+/** A client's name: what it is called in the audit chain (`mcp:<name>`). */
+export const ClientNameSchema = z
+  .string()
+  .regex(
+    /^[a-z0-9][a-z0-9._-]{0,63}$/,
+    'a client name is 1–64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit',
+  );
+
+export const ClientAddArgsSchema = z.strictObject({
+  name: ClientNameSchema,
+  read_only: z.boolean().optional(),
+  /** The stores it may use (default: all). */
+  stores: z.array(StoreNameSchema).min(1).max(100).optional(),
+  no_ingest: z.boolean().optional(),
+  no_forget: z.boolean().optional(),
+  shared_only: z.boolean().optional(),
+});
+
+export const ClientNameArgsSchema = z.strictObject({ name: ClientNameSchema });

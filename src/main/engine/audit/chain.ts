@@ -87,6 +87,7 @@ export type AuditAction =
   | 'store.decrypt'
   | 'store.rekey'
   | 'store.unlock'
+  | 'access.denied'
   | 'audit.key_created'
   | 'audit.key_rotated'
   | 'audit.triggers_restored'

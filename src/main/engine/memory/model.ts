@@ -121,7 +121,10 @@ export function visibilityFilter(
   opts: { ownershipOnly?: boolean } = {},
 ): { sql: string; params: unknown[] } {
   if (actor.kind !== 'mcp') return { sql: '1', params: [] };
-  const own = `(m.visibility = 'shared' OR m.owner = ?)`;
+  // A shared-only client token sees no private memory, not even its own.
+  const own = actor.grant?.policy.shared_only
+    ? `(m.visibility = 'shared' OR ? IS NULL)`
+    : `(m.visibility = 'shared' OR m.owner = ?)`;
   return {
     sql: opts.ownershipOnly ? own : `(${own} AND m.trust = 'trusted')`,
     params: [ownerFor(actor)],
@@ -133,6 +136,8 @@ export function canSee(
   row: Pick<MemoryRow, 'visibility' | 'owner' | 'trust'>,
 ): boolean {
   if (actor.kind !== 'mcp') return true;
+  if (actor.grant?.policy.shared_only)
+    return row.trust === 'trusted' && row.visibility === 'shared';
   return row.trust === 'trusted' && (row.visibility === 'shared' || row.owner === ownerFor(actor));
 }
 

@@ -19,6 +19,8 @@ export interface Endpoint {
   /** How to start `loci mcp`: the node binary and the bin script of this installation. */
   command: string;
   args: string[];
+  /** For stdio entries: the client's own token as LOCI_TOKEN (`loci clients`). */
+  env?: Record<string, string>;
 }
 
 export interface ClientDefinition {
@@ -59,6 +61,8 @@ function zedDir(ctx: SetupContext): string {
 }
 
 const auth = (e: Endpoint) => (e.token ? { Authorization: `Bearer ${e.token}` } : {});
+/** A stdio entry's environment, when the client has a token of its own. */
+const env = (e: Endpoint) => (e.env ? { env: e.env } : {});
 
 export const CLIENTS: ClientDefinition[] = [
   {
@@ -72,7 +76,7 @@ export const CLIENTS: ClientDefinition[] = [
     entry: (t, e) =>
       t === 'http'
         ? { type: 'http', url: e.url, headers: auth(e) }
-        : { type: 'stdio', command: e.command, args: e.args },
+        : { type: 'stdio', command: e.command, args: e.args, ...env(e) },
   },
   {
     id: 'claude-desktop',
@@ -83,7 +87,7 @@ export const CLIENTS: ClientDefinition[] = [
     container: ['mcpServers'],
     // Claude Desktop starts local servers from its config file; remote ones are added in its UI.
     transports: ['stdio'],
-    entry: (_t, e) => ({ command: e.command, args: e.args }),
+    entry: (_t, e) => ({ command: e.command, args: e.args, ...env(e) }),
   },
   {
     id: 'cursor',
@@ -94,7 +98,9 @@ export const CLIENTS: ClientDefinition[] = [
     container: ['mcpServers'],
     transports: ['http', 'stdio'],
     entry: (t, e) =>
-      t === 'http' ? { url: e.url, headers: auth(e) } : { command: e.command, args: e.args },
+      t === 'http'
+        ? { url: e.url, headers: auth(e) }
+        : { command: e.command, args: e.args, ...env(e) },
   },
   {
     id: 'vscode',
@@ -107,7 +113,7 @@ export const CLIENTS: ClientDefinition[] = [
     entry: (t, e) =>
       t === 'http'
         ? { type: 'http', url: e.url, headers: auth(e) }
-        : { type: 'stdio', command: e.command, args: e.args },
+        : { type: 'stdio', command: e.command, args: e.args, ...env(e) },
   },
   {
     id: 'windsurf',
@@ -118,7 +124,9 @@ export const CLIENTS: ClientDefinition[] = [
     container: ['mcpServers'],
     transports: ['http', 'stdio'],
     entry: (t, e) =>
-      t === 'http' ? { serverUrl: e.url, headers: auth(e) } : { command: e.command, args: e.args },
+      t === 'http'
+        ? { serverUrl: e.url, headers: auth(e) }
+        : { command: e.command, args: e.args, ...env(e) },
   },
   {
     id: 'zed',
@@ -128,6 +136,6 @@ export const CLIENTS: ClientDefinition[] = [
     jsonc: true,
     container: ['context_servers'],
     transports: ['stdio'],
-    entry: (_t, e) => ({ source: 'custom', command: e.command, args: e.args, env: {} }),
+    entry: (_t, e) => ({ source: 'custom', command: e.command, args: e.args, env: e.env ?? {} }),
   },
 ];

@@ -161,6 +161,46 @@ export interface SetupEnvironment {
   ctx: SetupContext;
   endpoint: Endpoint;
   daemonRunning: boolean;
+  /** Each client's own token (engine/access): absent, every client gets the owner token. */
+  tokens?: SetupTokens;
+}
+
+/** What setup needs of the client tokens. */
+export interface SetupTokens {
+  /** Whether a token is a live client token (of `client`, when named). */
+  valid(token: string, client?: string): boolean;
+  /** A new token for the client: made, or rotated when it has one (its policy kept). */
+  mint(client: string): string;
+}
+
+/** Shown in a plan where setup will put a new token of the client's own. */
+export const NEW_TOKEN = (client: string) => `<new-token-for-${client}>`;
+
+/** The token an entry carries: its bearer header, or LOCI_TOKEN for stdio. */
+function tokenIn(entry: unknown): string | null {
+  if (!isObject(entry)) return null;
+  const headers = isObject(entry.headers) ? entry.headers : {};
+  const bearer = headers.Authorization ?? headers.authorization;
+  if (typeof bearer === 'string') return /^Bearer\s+(\S+)$/i.exec(bearer)?.[1] ?? null;
+  const env = isObject(entry.env) ? entry.env : {};
+  return typeof env.LOCI_TOKEN === 'string' ? env.LOCI_TOKEN : null;
+}
+
+/**
+ * The endpoint as one client's entry carries it: with client tokens, the client's own
+ * (the one its entry has when still live, else a new one at write time), never the
+ * owner's.
+ */
+function endpointFor(
+  env: SetupEnvironment,
+  client: ClientId,
+  before: unknown,
+  token?: string,
+): Endpoint {
+  if (!env.tokens) return env.endpoint;
+  const kept = tokenIn(before);
+  const own = token ?? (kept && env.tokens.valid(kept, client) ? kept : NEW_TOKEN(client));
+  return { ...env.endpoint, token: own, env: { LOCI_TOKEN: own } };
 }
 
 export function findClient(id: string): ClientDefinition {
@@ -187,7 +227,7 @@ export function plan(
     const file = def.file(env.ctx);
     const installed = def.markers(env.ctx).some(existsSync);
     const t = preferred(def, transport, env.daemonRunning, Boolean(only));
-    const after = def.entry(t, env.endpoint);
+    let after = def.entry(t, endpointFor(env, def.id, undefined));
     let config: ConfigFile;
     try {
       config = readConfig(def, file);
@@ -208,6 +248,7 @@ export function plan(
     }
     const entry = entryName(config.servers);
     const before = config.servers[entry];
+    after = def.entry(t, endpointFor(env, def.id, before));
     const action = before === undefined ? 'add' : sameJson(before, after) ? 'unchanged' : 'update';
     return {
       client: def.id,
@@ -295,10 +336,15 @@ export function write(
     backup = backUp(p.file, now);
   }
   const formatting = formattingOf(config.text);
+  // The client's own token is made now, not at planning (a plan shows where it goes).
+  const after =
+    env.tokens && tokenIn(p.after) === NEW_TOKEN(id)
+      ? def.entry(p.transport, endpointFor(env, id, undefined, env.tokens.mint(id)))
+      : p.after;
   let updated = setEntry(
     config.text.trim() === '' ? '{}' : config.text,
     [...def.container, p.entry],
-    p.after,
+    after,
     formatting,
   );
   if (!updated.endsWith('\n')) updated += formatting.eol;
@@ -361,8 +407,11 @@ export function check(env: SetupEnvironment): SetupCheck[] {
         }
         const headers = isObject(e.headers) ? e.headers : {};
         const given = headers.Authorization ?? headers.authorization;
-        if (env.endpoint.token && given !== `Bearer ${env.endpoint.token}`) {
-          stale(`"${name}" ${given ? 'has an old token' : 'sends no token'}`);
+        const token = tokenIn(e);
+        const live =
+          token !== null && (token === env.endpoint.token || (env.tokens?.valid(token) ?? false));
+        if (env.endpoint.token && !live) {
+          stale(`"${name}" ${given ? 'has an old or revoked token' : 'sends no token'}`);
         }
       } else {
         const args = Array.isArray(e.args) ? e.args.map(String) : [];
@@ -374,6 +423,10 @@ export function check(env: SetupEnvironment): SetupCheck[] {
         const script = args.find((a) => LOCI_PROGRAM.test(a) && isAbsolute(a));
         if (script && !existsSync(script)) {
           stale(`"${name}" starts ${script}, which no longer exists`);
+        }
+        const token = tokenIn(e);
+        if (token && env.tokens && !env.tokens.valid(token)) {
+          stale(`"${name}" starts \`loci mcp\` with a revoked or rotated LOCI_TOKEN`);
         }
       }
     }

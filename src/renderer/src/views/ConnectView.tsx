@@ -1,6 +1,7 @@
 // Connect: how agents reach this Loci. The endpoint (MCP URL, token: reveal, copy,
 // rotate), a configuration entry per editor with "Write config" (setup.write, after
-// showing the change), "Check" (setup.check) and the clients connected now.
+// showing the change), "Check" (setup.check), the clients' own tokens (clients.*) and
+// the clients connected now.
 import { useState } from 'react';
 import { Button } from '../components/Button';
 import { ErrorState } from '../components/ErrorState';
@@ -8,6 +9,7 @@ import { LoadingState } from '../components/LoadingState';
 import { useEngineQuery } from '../lib/useEngineQuery';
 import { useConnectionStore } from '../stores/connectionStore';
 import { CheckCard } from './connect/CheckCard';
+import { ClientTokensCard } from './connect/ClientTokensCard';
 import { EndpointCard, mcpUrl } from './connect/EndpointCard';
 import { LiveClientsCard } from './connect/LiveClientsCard';
 import { SnippetsCard } from './connect/SnippetsCard';
@@ -26,6 +28,7 @@ export default function ConnectView() {
   const planStdio = useEngineQuery('setup.plan', { transport: 'stdio' });
   const check = useEngineQuery('setup.check', {});
   const clients = useClients();
+  const tokens = useEngineQuery('clients.tokens', {});
 
   const reloadSetup = () => {
     planHttp.reload();
@@ -58,6 +61,7 @@ export default function ConnectView() {
             info.reload();
             reloadSetup();
             clients.reload();
+            tokens.reload();
           }}
           busy={info.refreshing}
         >
@@ -89,9 +93,22 @@ export default function ConnectView() {
             token={token}
             revealed={revealed}
             onReveal={setRevealed}
-            onWritten={reloadSetup}
+            onWritten={() => {
+              reloadSetup();
+              // Write config gives the editor a token of its own.
+              tokens.reload();
+            }}
           />
           <CheckCard query={check} />
+          <ClientTokensCard
+            query={{
+              ...tokens,
+              reload: () => {
+                tokens.reload();
+                check.reload();
+              },
+            }}
+          />
           <LiveClientsCard query={clients} />
         </div>
       )}

@@ -22,6 +22,7 @@ function setup(handlers: FakeHandlers = {}, token: string | null = TOKEN) {
     'setup.plan': (args) => planFixture(args.transport ?? 'http', planToken),
     'setup.check': () => checkFixture(),
     'clients.list': () => clientsFixture(),
+    'clients.tokens': () => ({ clients: [] }),
     ...handlers,
   });
   if (token) useConnectionStore.setState({ token });
@@ -310,5 +311,111 @@ describe('ConnectView', () => {
     expect((await screen.findByRole('alert')).textContent).toContain(
       'The Loci daemon does not answer.',
     );
+  });
+
+  it('gives a client a token of its own, shows it once, rotates and revokes it', async () => {
+    const user = userEvent.setup();
+    type Registered = {
+      id: string;
+      name: string;
+      policy: {
+        read_only: boolean;
+        stores: string[] | null;
+        ingest: boolean;
+        forget: boolean;
+        shared_only: boolean;
+      };
+      created_at: string;
+      rotated_at: string | null;
+      last_used_at: string | null;
+      token_hint: string;
+    };
+    const registered: Registered[] = [];
+    const { client } = setup({
+      'clients.tokens': () => ({ clients: registered }),
+      'clients.add': (args) => {
+        const c: Registered = {
+          id: 'c_1',
+          name: args.name,
+          policy: {
+            read_only: args.read_only ?? false,
+            stores: args.stores ?? null,
+            ingest: !args.no_ingest,
+            forget: !args.no_forget,
+            shared_only: args.shared_only ?? false,
+          },
+          created_at: '2026-12-03T10:00:00Z',
+          rotated_at: null,
+          last_used_at: null,
+          token_hint: 'loci_c_AbCd',
+        };
+        registered.push(c);
+        return { client: c, token: 'loci_c_AbCdTheWholeSecretToken' };
+      },
+      'clients.rotate': (args) => ({
+        client: registered.find((c) => c.name === args.name) as Registered,
+        token: 'loci_c_RotatedSecret',
+      }),
+      'clients.revoke': (args) => {
+        const i = registered.findIndex((c) => c.name === args.name);
+        return registered.splice(i, 1)[0] as Registered;
+      },
+    });
+    const card = (await screen.findByRole('heading', { name: /Client tokens/ })).closest(
+      'section',
+    ) as HTMLElement;
+    expect(within(card).getByRole('note').textContent).toMatch(/No client has a token/);
+    const form = within(card).getByRole('form', { name: 'Add a client token' });
+    await user.type(within(form).getByLabelText('Client name'), 'Cursor!');
+    expect(within(form).getByRole('alert').textContent).toMatch(/Lowercase letters/);
+    expect(within(form).getByRole('button', { name: 'Add client' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+    await user.clear(within(form).getByLabelText('Client name'));
+    await user.type(within(form).getByLabelText('Client name'), 'cursor');
+    await user.click(within(form).getByLabelText('Read only'));
+    await user.type(within(form).getByLabelText(/Stores/), 'work, team');
+    await user.click(within(form).getByRole('button', { name: 'Add client' }));
+    expect(client.callsOf('clients.add').at(-1)).toEqual({
+      name: 'cursor',
+      read_only: true,
+      stores: ['work', 'team'],
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'The token of cursor' });
+    expect(within(dialog).getByTestId('new-client-token').textContent).toBe(
+      'loci_c_AbCdTheWholeSecretToken',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Done' }));
+    // Once closed, the token is nowhere on the page; the list shows the policy in words.
+    expect(document.body.textContent).not.toContain('TheWholeSecretToken');
+    const row = await waitFor(() => {
+      const r = card.querySelector('[data-client-token="cursor"]');
+      if (!r) throw new Error('no row yet');
+      return r as HTMLElement;
+    });
+    expect(within(row).getByRole('list', { name: 'What cursor may do' }).textContent).toBe(
+      'read-onlystores: work, team',
+    );
+    await user.click(within(row).getByRole('button', { name: 'Rotate' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Rotate the token of cursor?' })).getByRole(
+        'button',
+        { name: 'Rotate token' },
+      ),
+    );
+    expect((await screen.findByTestId('new-client-token')).textContent).toBe(
+      'loci_c_RotatedSecret',
+    );
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    await user.click(within(row).getByRole('button', { name: 'Revoke' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Revoke the token of cursor?' })).getByRole(
+        'button',
+        { name: 'Revoke token' },
+      ),
+    );
+    expect(client.callsOf('clients.revoke')).toEqual([{ name: 'cursor' }]);
+    await waitFor(() => expect(card.querySelector('[data-client-token]')).toBeNull());
   });
 });
