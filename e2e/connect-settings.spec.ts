@@ -253,3 +253,68 @@ export async function overviewDrawsChartsFromSeededData(t: E2EContext) {
   await tidy(t);
   await t.screenshot('overview');
 }
+
+export async function connectGivesAClientATokenOfItsOwn(t: E2EContext) {
+  await t.open('/connect');
+  const page = t.page;
+  const card = page.locator('section', {
+    has: page.getByRole('heading', { name: 'Client tokens' }),
+  });
+  await card.waitFor();
+  const form = card.getByRole('form', { name: 'Add a client token' });
+  await form.getByLabel('Client name').fill('e2e-reader');
+  await form.getByLabel('Read only').check();
+  await form.getByRole('button', { name: 'Add client' }).click();
+  const dialog = page.getByRole('dialog', { name: 'The token of e2e-reader' });
+  await dialog.waitFor();
+  const token = ((await dialog.getByTestId('new-client-token').textContent()) ?? '').trim();
+  assert.match(token, /^loci_c_/, 'the new token is shown once');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  const row = card.locator('[data-client-token="e2e-reader"]');
+  await expectText(
+    row.getByRole('list', { name: 'What e2e-reader may do' }),
+    'read-onlyevery store',
+  );
+  assert.ok(!(await page.content()).includes(token), 'the token is gone from the page');
+
+  // The token works, within its policy only.
+  const api = (method: string, body: unknown, bearer = token) =>
+    fetch(`${t.baseUrl}/api/${method}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  assert.equal((await api('memory.recall', { query: 'deploy' })).status, 200);
+  const write = await api('memory.remember', { content: 'a read-only client tries to write' });
+  assert.equal(write.status, 403);
+  const refusal = (await write.json()) as {
+    error: { message: string; data: { permission: string } };
+  };
+  assert.equal(refusal.error.data.permission, 'write');
+  assert.match(refusal.error.message, /Client "e2e-reader" may not/);
+  const agent = new Client({ name: 'anything', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
+  await agent.connect(transport);
+  const r = await agent.callTool({
+    name: 'forget',
+    arguments: { id: '01J00000000000000000000000' },
+  });
+  assert.ok(r.isError, 'a read-only client cannot forget');
+  await transport.terminateSession().catch(() => undefined);
+  await agent.close();
+
+  // Revoked from the page: refused at once.
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  await page
+    .getByRole('dialog', { name: 'Revoke the token of e2e-reader?' })
+    .getByRole('button', { name: 'Revoke token' })
+    .click();
+  await poll(
+    async () => (await api('memory.recall', { query: 'deploy' })).status,
+    (status) => status === 401,
+    { message: 'the revoked token refused' },
+  );
+  await row.waitFor({ state: 'detached' });
+}

@@ -73,7 +73,8 @@ const OUTSIDE_THE_CHAIN: Partial<Record<MethodName, string>> = {
   'store.reset': 'clears the damaged-store marker; the moved file is kept',
   'store.backup': 'copies the database to a file; the store itself is unchanged',
   'token.rotate': 'the daemon token is a file in the data directory',
-  'clients.add': "client tokens are a file in the data directory (clients.json); a client's refused calls are audited in the store as access.denied",
+  'clients.add':
+    "client tokens are a file in the data directory (clients.json); a client's refused calls are audited in the store as access.denied",
   'clients.revoke': 'client tokens are a file in the data directory (clients.json)',
   'clients.rotate': 'client tokens are a file in the data directory (clients.json)',
   'setup.write': 'writes an editor configuration file (with a backup)',

@@ -5,7 +5,9 @@ import type { HandlerRegistry } from './registry';
 
 export function registerIngestHandlers(registry: HandlerRegistry, engine: Engine): void {
   const { ingest } = engine;
-  registry.register('ingest.files', (args, ctx) => ingest.files(args, ctx.actor));
+  registry.register('ingest.files', (args, ctx) =>
+    ingest.files(args, ctx.actor, engine.confirmHook(ctx, 'ingest.files', args)),
+  );
   registry.register('ingest.upload', (args) => ingest.upload(args));
   registry.register('ingest.cancel', (args) => ingest.cancel(args));
   registry.register('ingest.undo', (args, ctx) => ingest.undo(args, ctx.actor));

@@ -127,9 +127,10 @@ export function registerMemoryHandlers(registry: HandlerRegistry, engine: Engine
     return result;
   });
 
-  registry.register('memory.forget', async (args, { actor }) => {
+  registry.register('memory.forget', async (args, ctx) => {
+    const { actor } = ctx;
     const store = await engine.store(args.store);
-    engine.bulkDeletes.check(actor, store.name);
+    engine.bulkDeletes.check(actor, store.name, engine.confirmHook(ctx, 'memory.forget', args));
     const result = forgetMemory(store, actor, args.id, engine.now());
     engine.changed(store, [args.id], 'forgotten', actor);
     return result;
@@ -141,9 +142,10 @@ export function registerMemoryHandlers(registry: HandlerRegistry, engine: Engine
     await engine.semantic.afterWrite(store);
     return result;
   });
-  registry.register('memory.erase', async (args, { actor }) => {
+  registry.register('memory.erase', async (args, ctx) => {
+    const { actor } = ctx;
     const store = await engine.store(args.store);
-    engine.bulkDeletes.check(actor, store.name);
+    engine.bulkDeletes.check(actor, store.name, engine.confirmHook(ctx, 'memory.erase', args));
     // A pending rehearsal of this memory is skipped at flush: its state row is gone.
     const rid = loadRow(store, args.id)?.rid;
     const result = eraseMemory(store, actor, args.id, engine.now());

@@ -7,10 +7,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { monotonicFactory } from 'ulidx';
-import type { Actor, ConflictMark } from '../../shared/api';
+import type { Actor, CallContext, ConflictMark } from '../../shared/api';
 import { LociError } from '../../shared/errors';
 import type { MemoryChange } from '../../shared/events';
 import { FULL_POLICY } from './access/grants';
+import { Confirmations } from './access/confirm';
 import { AccessControl } from './access/service';
 import { ActivityLog } from './activity';
 import { AuditService } from './audit/service';
@@ -26,7 +27,7 @@ import { EngineEvents } from './events';
 import type { IngestLimits } from './ingest/limits';
 import { IngestService, type IngestHooks } from './ingest/service';
 import { createLlmClient, llmSettings } from './llm';
-import { BulkDeleteGuard } from './memory/bulkGuard';
+import { BulkDeleteGuard, type ConfirmHook } from './memory/bulkGuard';
 import { actorName } from './memory/model';
 import { RecallLatencies } from './memory/overview';
 import { RehearsalQueue } from './memory/rehearsals';
@@ -135,6 +136,8 @@ export class Engine {
   readonly conflicts: ConflictService;
   /** Client tokens and what each may do (every call is authorised against it). */
   readonly access: AccessControl;
+  /** Requests an agent may make only with the person's yes, asked in the client. */
+  readonly confirmations: Confirmations;
 
   private constructor(
     readonly dataDir: string,
@@ -152,6 +155,7 @@ export class Engine {
       options.rehearsalFlushMs,
     );
     this.audit = new AuditService((name) => this.store(name), this.events, this.now);
+    this.confirmations = new Confirmations(this.now);
     this.access = new AccessControl({
       dataDir,
       now: this.now,
@@ -428,6 +432,15 @@ export class Engine {
       this.gates.delete(name);
       release();
     }
+  }
+
+  /** The confirmation hook for one call of `method` (see BulkDeleteGuard, confirm.ts). */
+  confirmHook(ctx: CallContext, method: string, args: unknown): ConfirmHook {
+    return {
+      granted: this.confirmations.granted(ctx, method, args),
+      ask: (message, question, data) =>
+        this.confirmations.needed(ctx.actor, method, args, message, question, data),
+    };
   }
 
   /** Forgets a store that failed to open, so that the next use tries again. */

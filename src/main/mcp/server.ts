@@ -17,7 +17,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { Actor, ClientGrant } from '../../shared/api';
+import type { Actor, ClientGrant, LociClient } from '../../shared/api';
 import { toErrorData } from '../../shared/errors';
 import { MemoryIdSchema } from '../../shared/schemas';
 import { describeIssues } from '../../shared/validation';
@@ -58,6 +58,9 @@ export interface McpSessionOptions {
 
 /** What the instructions and the blank line after them cost in tokens (recall's tokenizer counts 127). */
 const INSTRUCTIONS_TOKENS = 135;
+
+/** How long the person has to answer a confirmation asked in the client. */
+const ELICIT_TIMEOUT_MS = 120_000;
 
 /** How long a client's model may take over one journal window (it may ask its person first). */
 const SAMPLING_TIMEOUT_MS = 300_000;
@@ -148,6 +151,44 @@ export function buildMcpServer(options: McpSessionOptions): Server {
         }
       : {};
 
+  /**
+   * When `err` is a refusal that asks for the person's confirmation and the client can
+   * elicit: the question, in the client; the confirmation id on a yes, else null (the
+   * refusal then stands, with its instructions). A decline is said in the refusal.
+   */
+  const askThePerson = async (err: unknown, requestId: RequestId): Promise<string | null> => {
+    const data = toErrorData(err).data as
+      { needs?: unknown; confirmation?: { id?: unknown; question?: unknown } } | undefined;
+    const id = data?.confirmation?.id;
+    const question = data?.confirmation?.question;
+    if (data?.needs !== 'user-confirmation' || typeof id !== 'string') return null;
+    if (!server.getClientCapabilities()?.elicitation?.form) return null;
+    let answer;
+    try {
+      answer = await server.elicitInput(
+        {
+          mode: 'form',
+          message: typeof question === 'string' ? question : 'Allow this request?',
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              allow: {
+                type: 'boolean',
+                title: 'Allow',
+                description: 'Yes lets this one request through; it is recorded as yours.',
+              },
+            },
+            required: ['allow'],
+          },
+        },
+        { relatedRequestId: requestId, timeout: ELICIT_TIMEOUT_MS },
+      );
+    } catch {
+      return null;
+    }
+    return answer.action === 'accept' && answer.content?.allow === true ? id : null;
+  };
+
   server.setRequestHandler(
     CallToolRequestSchema,
     async (request, extra): Promise<CallToolResult> => {
@@ -190,11 +231,23 @@ export function buildMcpServer(options: McpSessionOptions): Server {
         );
       }
       try {
-        const answer = await tool.run(
-          client(),
-          parsed.data as Record<string, unknown>,
-          toolSession(extra.requestId),
-        );
+        const run = (c: LociClient) =>
+          tool.run(c, parsed.data as Record<string, unknown>, toolSession(extra.requestId));
+        let answer;
+        try {
+          answer = await run(client());
+        } catch (err) {
+          // A request the engine lets through only with the person's yes: asked in the
+          // client when it can ask (elicitation), then made again with that yes.
+          const confirmationId = await askThePerson(err, extra.requestId);
+          if (!confirmationId) throw err;
+          answer = await run(
+            createInProcessClient(options.handlers, {
+              actor: actor(),
+              confirmation: confirmationId,
+            }),
+          );
+        }
         // What the client received: the text and the structured content.
         record(true, null, { text: answer.text, structured: answer.structured });
         return {

@@ -31,4 +31,9 @@ export interface ClientGrant {
 
 export interface CallContext {
   actor: Actor;
+  /**
+   * The person's yes, asked in the client by the transport (MCP elicitation), to a
+   * request the engine refused with a confirmation id. Only transports set it.
+   */
+  confirmation?: string;
 }

@@ -180,10 +180,18 @@ export function refusal(method: MethodName, args: unknown, actor: Actor): Refusa
     );
   }
   if (permission === 'forget' && !p.forget) {
-    return deny('forget', `forget or erase memories (permission: forget; added with ${flag})`, store);
+    return deny(
+      'forget',
+      `forget or erase memories (permission: forget; added with ${flag})`,
+      store,
+    );
   }
   if (permission === 'ingest' && !p.ingest) {
-    return deny('ingest', `ingest files or transcripts (permission: ingest; added with ${flag})`, store);
+    return deny(
+      'ingest',
+      `ingest files or transcripts (permission: ingest; added with ${flag})`,
+      store,
+    );
   }
   if (p.shared_only && permission === 'write' && wantsPrivate(args)) {
     return deny(

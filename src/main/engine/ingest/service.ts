@@ -23,6 +23,7 @@ import type { CreatedMemory } from '../memory/remember';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { getBatch, insertBatch, listBatches, markRedone, markUndone, toBatchInfo } from './batches';
+import type { ConfirmHook } from '../memory/bulkGuard';
 import { checkAllowed, validateFolders } from './folders';
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from './limits';
 import { ParserPool } from './pool';
@@ -216,7 +217,12 @@ export class IngestService {
 
   // ------------------------------------------------------------------ ingesting
 
-  async files(args: ParsedArgs<'ingest.files'>, actor: Actor): Promise<IngestReport> {
+  async files(
+    args: ParsedArgs<'ingest.files'>,
+    actor: Actor,
+    /** The person's yes, asked in the client, to a folder agents may not read on their own. */
+    confirm?: ConfirmHook,
+  ): Promise<IngestReport> {
     const store = await this.o.store(args.store);
     let roots: string[];
     let shown: string[];
@@ -246,7 +252,20 @@ export class IngestService {
         }
       }
       roots = paths.map((p) => resolve(p));
-      if (actor.kind === 'mcp') await checkAllowed(roots, this.allowed);
+      if (actor.kind === 'mcp') {
+        try {
+          await checkAllowed(roots, this.allowed);
+        } catch (err) {
+          if (!(err instanceof LociError && err.code === 'forbidden' && confirm)) throw err;
+          if (!confirm.granted) {
+            throw confirm.ask(
+              err.message,
+              `${actorName(actor)} asks to read ${roots.join(', ')} into memory, outside the folders agents may ingest from. Allow it this once?`,
+              err.data ?? {},
+            );
+          }
+        }
+      }
       shown = roots;
     }
     const batch = args.batch ?? this.o.newId();
