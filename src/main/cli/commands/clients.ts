@@ -3,16 +3,10 @@
 // the client's configuration (`loci setup` does that for the editors it knows).
 import { type Command } from 'commander';
 import type { ClientPolicy, RegisteredClient } from '../../../shared/api';
+import { policyWords } from '../../../shared/policy';
 import type { CommandContext } from '../context';
 
-export function describePolicy(p: ClientPolicy): string {
-  const parts = [p.read_only ? 'read-only' : 'read and write'];
-  parts.push(p.stores ? `stores ${p.stores.join(', ')}` : 'every store');
-  if (!p.read_only && !p.ingest) parts.push('no ingest');
-  if (!p.read_only && !p.forget) parts.push('no forget');
-  if (p.shared_only) parts.push('shared memories only');
-  return parts.join(' · ');
-}
+const describePolicy = (p: ClientPolicy) => policyWords(p).join(' · ');
 
 const line = (c: RegisteredClient) =>
   `${c.name.padEnd(16)} ${describePolicy(c.policy)}\n${' '.repeat(17)}token ${c.token_hint}…, made ${c.created_at}${c.rotated_at ? `, rotated ${c.rotated_at}` : ''}, last used ${c.last_used_at ?? 'never'}`;

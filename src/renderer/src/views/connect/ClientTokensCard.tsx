@@ -3,12 +3,12 @@
 // rotated token is shown once, to copy into the client; revoking stops it at once.
 import { useState, type FormEvent } from 'react';
 import type {
-  ClientPolicy,
   ClientTokenResult,
   RegisteredClient,
   RegisteredClientsResult,
 } from '../../../../shared/api';
 import type { LociError } from '../../../../shared/errors';
+import { policyWords } from '../../../../shared/policy';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { ErrorState } from '../../components/ErrorState';
@@ -19,16 +19,6 @@ import { useEngineClient } from '../../lib/engineContext';
 import { toLociError, type EngineQuery } from '../../lib/useEngineQuery';
 import { useUiStore } from '../../stores/uiStore';
 import { CopyButton } from './CopyButton';
-
-/** The policy in words, as the CLI's `loci clients list` says it. */
-export function policyWords(p: ClientPolicy): string[] {
-  const out = [p.read_only ? 'read-only' : 'read and write'];
-  out.push(p.stores ? `stores: ${p.stores.join(', ')}` : 'every store');
-  if (!p.read_only && !p.ingest) out.push('no ingest');
-  if (!p.read_only && !p.forget) out.push('no forget');
-  if (p.shared_only) out.push('shared memories only');
-  return out;
-}
 
 const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
