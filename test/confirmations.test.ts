@@ -6,6 +6,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,6 +172,36 @@ describe('confirmations in the client', () => {
         { actor: { kind: 'mcp', client: 'x' } },
       ),
     ).rejects.toMatchObject({ code: 'invalid-args' });
+  });
+});
+
+describe('confirmations through the stdio forwarder', () => {
+  it('asks the person over `loci mcp` forwarding to the daemon', { timeout: 60_000 }, async () => {
+    const ids = await seed(BULK_DELETE_LIMIT + 1, 'stdio');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', 'src/main/cli.ts', 'mcp'],
+      cwd: new URL('..', import.meta.url).pathname,
+      env: { ...(process.env as Record<string, string>), LOCI_HOME: home, LOCI_MODEL_PATH: '' },
+      stderr: 'pipe',
+    });
+    const client = new Client(
+      { name: 'stdio-asker', version: '1.0.0' },
+      { capabilities: { elicitation: {} } },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, (req) => {
+      asked.push((req.params as { message: string }).message);
+      return { action: 'accept', content: { allow: true } };
+    });
+    await client.connect(transport);
+    await deleteUpToLimit(client, ids);
+    const past = ids.at(-1) as string;
+    const r = await client.callTool({ name: 'forget', arguments: { id: past } });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect(asked).toHaveLength(1);
+    expect(await isLive(past)).toBe(false);
+    await client.close();
   });
 });
 
