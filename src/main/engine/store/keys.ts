@@ -451,9 +451,16 @@ export class KeyVault {
 
   /** The store is plain again: its descriptor and every key of it go. */
   async forgetStore(store: string): Promise<void> {
+    const d = this.descriptor(store);
     this.lock(store);
-    await this.remove(store, 'pending', null);
-    await this.remove(store, 'current', null);
+    // Every file slot; the OS keyring only when a key was kept there (no needless probe).
+    const inKeyring = [d?.current, d?.pending].some((r) => r?.source === 'keyring');
+    for (const slot of ['pending', 'current'] as const) {
+      const sources: KeySource[] = inKeyring
+        ? ['keyfile', 'keychain', 'keyring']
+        : ['keyfile', 'keychain'];
+      for (const source of sources) await this.remove(store, slot, source);
+    }
     this.writeDescriptor(store, null);
   }
 
