@@ -7,9 +7,21 @@ import type { FromLayout, ToLayout } from './protocol';
 export interface LayoutRunnerOptions {
   /** Milliseconds of ticking per batch (at least one tick runs). */
   budgetMs: number;
-  /** Runs `fn` soon; returns a function that cancels it. */
-  schedule(fn: () => void): () => void;
+  /** Runs `fn` after `delayMs` (0: soon); returns a function that cancels it. */
+  schedule(fn: () => void, delayMs: number): () => void;
+  /**
+   * After a batch that took t ms, rest `yieldRatio × t` ms before the next (default 0).
+   * On a machine with few cores the layout otherwise takes a whole core while the page,
+   * its compositor and the rasteriser share what is left, and frames are drawn late.
+   */
+  yieldRatio?: number;
   now?: () => number;
+}
+
+/** How much of each batch's time the layout worker rests, by the machine's cores. */
+export function yieldRatioFor(cores: number | undefined): number {
+  if (!cores || cores <= 2) return 0.5;
+  return cores <= 4 ? 0.2 : 0;
 }
 
 export interface LayoutRunner {
@@ -48,7 +60,8 @@ export function createLayoutRunner(
         },
         [positions.buffer],
       );
-      if (!settled) cancel = options.schedule(step);
+      const rest = (options.yieldRatio ?? 0) * (now() - start);
+      if (!settled) cancel = options.schedule(step, rest);
     } catch (err) {
       layout = null;
       post({ type: 'error', message: err instanceof Error ? err.message : String(err) }, []);
@@ -57,7 +70,7 @@ export function createLayoutRunner(
 
   const wake = () => {
     paused = false;
-    cancel ??= options.schedule(step);
+    cancel ??= options.schedule(step, 0);
   };
 
   return {

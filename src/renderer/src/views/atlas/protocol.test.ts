@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLayoutRunner } from './layoutRunner';
+import { createLayoutRunner, yieldRatioFor } from './layoutRunner';
 import {
   allocatePositions,
   positionCount,
@@ -137,5 +137,38 @@ describe('layout runner (the worker body)', () => {
     const { runner, messages } = setup();
     runner.handle({ ...init(1), positions: null as unknown as Float32Array });
     expect(messages).toEqual([{ type: 'error', message: expect.any(String) }]);
+  });
+});
+
+describe('the layout worker leaves the page its share of a small machine', () => {
+  it('rests half of each batch on two cores, a fifth on four, none on more', () => {
+    expect(yieldRatioFor(2)).toBe(0.5);
+    expect(yieldRatioFor(undefined)).toBe(0.5);
+    expect(yieldRatioFor(4)).toBe(0.2);
+    expect(yieldRatioFor(8)).toBe(0);
+  });
+
+  it('waits yieldRatio × the batch time before the next batch', () => {
+    let clock = 0;
+    const delays: number[] = [];
+    const pending: (() => void)[] = [];
+    const runner = createLayoutRunner(() => undefined, {
+      budgetMs: 10,
+      yieldRatio: 0.5,
+      now: () => (clock += 2),
+      schedule(fn, delayMs) {
+        delays.push(delayMs);
+        pending.push(fn);
+        return () => undefined;
+      },
+    });
+    runner.handle(init(1));
+    // The first batch starts at once; each later one after half the previous batch's time.
+    for (let i = 0; i < 3; i++) pending.shift()?.();
+    expect(delays[0]).toBe(0);
+    expect(delays.slice(1).every((d) => d > 0)).toBe(true);
+    const batchMs = delays[1]! / 0.5;
+    expect(batchMs).toBeGreaterThanOrEqual(10);
+    runner.dispose();
   });
 });
