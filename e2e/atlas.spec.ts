@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mulberry32 } from '../src/shared/random';
 import type { LinkType, MemoryKind } from '../src/shared/schemas';
 import type { AtlasStats } from '../src/renderer/src/views/atlas/stats';
-import { poll } from './harness/poll';
+import { expectText, poll } from './harness/poll';
 import type { E2EContext } from './harness/types';
 import type { Api } from './harness/api';
 import type { Page } from 'playwright-core';
@@ -54,6 +54,17 @@ export async function atlasDrawsTheSeededStoreAndOpensAMemory(t: E2EContext) {
   assert.ok((await paintedPixels(page)) > 200, 'the canvas is not blank');
   // The status pill follows the layout (read twice a second).
   await page.getByText('Laying out…').waitFor({ state: 'hidden' });
+  // The seeded links of other types have keys of their own, counted as the store has them.
+  const key = page.getByRole('list', { name: 'Link types' });
+  const supports = live.links.filter((l) => l.type === 'supports').length;
+  assert.ok(supports > 0, 'the seed has supports links');
+  await expectText(key.locator('[data-link="supports"] .num'), String(supports));
+  const structure = live.links.filter(
+    (l) => l.type === 'part_of' || l.type === 'derived_from',
+  ).length;
+  if (structure > 0) {
+    await expectText(key.locator('[data-link="structure"] .num'), String(structure));
+  }
   await t.screenshot('atlas');
   await t.checkA11y('atlas');
 
@@ -229,6 +240,17 @@ export async function atlasSamplesItsFrameRateWith5000MemoriesAnd15000Links(t: E
   const store = 'atlas-bench';
   await t.api('store.create', { name: store });
   await seedBench(t.api, store, 5000, 15_000);
+  // With a model (bench:atlas-meaning), every memory's vector first: the map of meaning.
+  const withModel = Boolean(process.env.LOCI_E2E_MODEL_PATH);
+  if (withModel) {
+    await poll(
+      async () => (await t.api('stats.get', { store })).vectors,
+      (v) => v.semantic === 'on' && v.pending === 0 && v.embedded >= 5000,
+      { message: 'the 5,000 memories embedded', timeoutMs: 600_000 },
+    );
+    const atlas = await t.api('graph.atlas', { store, limit: 5000 });
+    assert.equal(atlas.layout, 'meaning', 'the map is laid out by meaning');
+  }
   await page.addInitScript((name) => window.localStorage.setItem('loci.store', name), store);
   await t.open('/atlas');
   await page.getByRole('img', { name: /^Map of 5,000 memories and 15,000 links/ }).waitFor({
@@ -248,7 +270,11 @@ export async function atlasSamplesItsFrameRateWith5000MemoriesAnd15000Links(t: E
   assert.ok((await paintedPixels(page)) > 1000, 'the canvas is not blank');
   // Panning a settled map: the pointer moves every frame.
   const box = (await page.getByRole('img', { name: /^Map of/ }).boundingBox())!;
-  await page.mouse.move(box.x + 40, box.y + box.height / 2);
+  // From the empty margin at the left, above the legend (over the lower left corner):
+  // a press on a memory would drag it and wake the layout instead of panning.
+  const x0 = box.x + 40;
+  const y0 = box.y + box.height * 0.2;
+  await page.mouse.move(x0, y0);
   await page.mouse.down();
   const panning = page.evaluate(async () => {
     const f0 = (window.__atlasStats as AtlasStats).frames;
@@ -258,13 +284,13 @@ export async function atlasSamplesItsFrameRateWith5000MemoriesAnd15000Links(t: E
   });
   const until = Date.now() + 2100;
   for (let i = 0; Date.now() < until; i++) {
-    await page.mouse.move(box.x + 40 + ((i * 7) % 600), box.y + box.height / 2 + ((i * 3) % 100));
+    await page.mouse.move(x0 + ((i * 7) % 600), y0 + ((i * 3) % 100));
   }
   await page.mouse.up();
   const panFps = await panning;
   const s = (await stats(page)) as AtlasStats;
   console.log(
-    `    atlas 5,000 memories / 15,000 links: ${moving.fps.toFixed(1)} fps while laying out ` +
+    `    atlas 5,000 memories / 15,000 links${withModel ? ', by meaning' : ''}: ${moving.fps.toFixed(1)} fps while laying out ` +
       `(${moving.drawMs.toFixed(1)} ms/frame, tick ${during.tickMs} ms, off thread: ${during.offThread}, ` +
       `links while moving: ${moving.least === null ? 'all' : `at times only the strongest ${moving.least}`}), ` +
       `${panFps.toFixed(1)} fps while panning; ${s.ticks} ticks to settle, in about ${settleS.toFixed(1)} s`,

@@ -28,7 +28,8 @@ export async function startDaemon(
         ...process.env,
         LOCI_HOME: dataDir,
         // The hashing fallback, whatever models the developer has: the counts stay stable.
-        LOCI_MODEL_PATH: '',
+        // (`LOCI_E2E_MODEL_PATH`: a folder of models, for `npm run bench:atlas-meaning`.)
+        LOCI_MODEL_PATH: process.env.LOCI_E2E_MODEL_PATH ?? '',
         NO_COLOR: '1',
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -86,6 +86,26 @@ describe('AtlasView', () => {
     expect(canvas().getAttribute('aria-label')).toMatch(/and 8 links/);
   });
 
+  it('keys the other link types by their strokes, with related once another type is there', async () => {
+    const result = smallAtlas();
+    result.links.push(
+      { from: nodeId(0), to: nodeId(2), type: 'supports', weight: 0.5 },
+      { from: nodeId(1), to: nodeId(3), type: 'follows', weight: 0.5 },
+      { from: nodeId(2), to: nodeId(4), type: 'part_of', weight: 0.5 },
+    );
+    renderWithClient(<AtlasView />, createFakeClient({ 'graph.atlas': () => result }));
+    const key = await screen.findByRole('list', { name: 'Link types' });
+    const items = within(key).getAllByRole('listitem');
+    expect(items.map((li) => li.dataset.link)).toEqual([
+      'supports',
+      'follows',
+      'structure',
+      'related',
+    ]);
+    expect(items[2]?.textContent).toMatch(/part of · derived from\s*1/);
+    expect(items[1]?.querySelector('line')?.getAttribute('class')).toBe('atlas-link-style-follows');
+  });
+
   it('says when the map is cut short and raises the limit on request', async () => {
     const client = createFakeClient({
       'graph.atlas': ({ limit }) => smallAtlas({ total: 12_000, truncated: (limit ?? 0) < 12_000 }),

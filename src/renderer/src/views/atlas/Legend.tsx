@@ -4,7 +4,7 @@ import type { MemoryKind } from '../../../../shared/schemas';
 import { KIND_HINTS, KINDS } from '../../components/KindBadge';
 import { formatCount } from '../../lib/format';
 import type { AtlasFilters } from './filters';
-import type { AtlasModel, CommunityInfo } from './model';
+import { LINK_STYLES, type AtlasModel, type CommunityInfo, type LinkStyle } from './model';
 import { COMMUNITY_COLOURS, type ColourMode } from './style';
 
 export function communityName(c: Pick<CommunityInfo, 'id' | 'label'>): string {
@@ -47,12 +47,29 @@ function ArrowKey({
   );
 }
 
-/** How the typed links (what is true now, causes) are drawn, when the map has any. */
+/** The other link types: their colour as drawn on the map. */
+const STYLE_KEYS: { style: LinkStyle; name: string; hint: string; dash?: string }[] = [
+  { style: 'supports', name: 'supports', hint: 'One memory backs another up' },
+  { style: 'follows', name: 'follows', hint: 'One step after another' },
+  {
+    style: 'structure',
+    name: 'part of · derived from',
+    hint: 'A piece of a whole, or made from another memory',
+  },
+  { style: 'same_as', name: 'same as', hint: 'The same thing, said twice' },
+  { style: 'related', name: 'related', hint: 'Related, without a more exact type' },
+];
+
+/** How the typed links (what is true now, causes, the other types) are drawn. */
 function LinkKey({ model }: { model: AtlasModel }) {
   const contradicts = model.contradicts.length;
   const supersedes = model.supersedes.length;
   const causes = model.causes.length;
-  if (!contradicts && !supersedes && !causes) return null;
+  const counts = model.styleCounts ?? new Uint32Array(LINK_STYLES.length);
+  const styled = STYLE_KEYS.filter((k) => k.style !== 'related').some(
+    (k) => (counts[LINK_STYLES.indexOf(k.style)] ?? 0) > 0,
+  );
+  if (!contradicts && !supersedes && !causes && !styled) return null;
   return (
     <>
       <h2 className="atlas-legend-title">Links</h2>
@@ -93,6 +110,36 @@ function LinkKey({ model }: { model: AtlasModel }) {
             dotted
           />
         ) : null}
+        {STYLE_KEYS.map((k) => {
+          const count = counts[LINK_STYLES.indexOf(k.style)] ?? 0;
+          // `related` is listed once another type is, so the plain stroke is read too.
+          if (!count || (k.style === 'related' && !styled)) return null;
+          return (
+            <li key={k.style} className="atlas-legend-static atlas-legend-link" data-link={k.style}>
+              <svg
+                className="atlas-link-key"
+                width="22"
+                height="10"
+                viewBox="0 0 22 10"
+                aria-hidden
+              >
+                <line
+                  x1="1"
+                  y1="5"
+                  x2="21"
+                  y2="5"
+                  className={`atlas-link-style-${k.style}`}
+                  strokeWidth="2"
+                  {...(k.dash ? { strokeDasharray: k.dash } : {})}
+                />
+              </svg>
+              <span className="atlas-legend-name" title={k.hint}>
+                {k.name}
+              </span>
+              <span className="num muted">{formatCount(count)}</span>
+            </li>
+          );
+        })}
       </ul>
     </>
   );

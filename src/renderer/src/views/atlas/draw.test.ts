@@ -95,7 +95,47 @@ describe('drawBase', () => {
     contradicts: 'red',
     supersedes: 'teal',
     causes: 'rust',
+    linkStyles: ['grey', 'green', 'violet', 'brown', 'pink'],
   };
+
+  it('strokes each other link type in its own colour', () => {
+    vi.stubGlobal('Path2D', FakePath);
+    const result = atlasFixture(
+      [atlasNode(0), atlasNode(1), atlasNode(2), atlasNode(3)],
+      [[0, 1, 0.9]],
+    );
+    result.links.push(
+      { from: nodeId(1), to: nodeId(2), type: 'supports', weight: 0.9 },
+      { from: nodeId(2), to: nodeId(3), type: 'follows', weight: 0.9 },
+      { from: nodeId(3), to: nodeId(0), type: 'part_of', weight: 0.9 },
+      { from: nodeId(0), to: nodeId(2), type: 'derived_from', weight: 0.9 },
+    );
+    const model = buildModel(result);
+    expect(Array.from(model.styleCounts)).toEqual([1, 1, 1, 2, 0]);
+    const positions = Float32Array.from([0, 0, 100, 0, 100, 100, 0, 100]);
+    const { ctx, strokes } = fakeContext();
+    drawBase(ctx, {
+      width: 400,
+      height: 400,
+      dpr: 1,
+      camera: { x: 150, y: 150, k: 1 },
+      model,
+      positions,
+      visible: new Uint8Array(4).fill(1),
+      highlight: null,
+      hovered: -1,
+      palette: paletteOrder(model, 'kind'),
+      colours,
+      font: '12px sans-serif',
+    });
+    const by = (style: string) => strokes.filter((s) => s.style === style);
+    expect(by('grey').flatMap((s) => s.ops)).toEqual(['M0,0', 'L100,0']);
+    expect(by('green')[0]).toMatchObject({ dash: [], ops: ['M100,0', 'L100,100'] });
+    expect(by('violet')[0]).toMatchObject({ dash: [], ops: ['M100,100', 'L0,100'] });
+    // Part of and derived from share the structure colour.
+    expect(by('brown')[0]?.dash).toEqual([]);
+    expect(by('brown').flatMap((s) => s.ops)).toHaveLength(4);
+  });
 
   it('draws contradictions dashed and supersessions as arrows, apart from other links', () => {
     vi.stubGlobal('Path2D', FakePath);

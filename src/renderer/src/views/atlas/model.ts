@@ -39,6 +39,10 @@ export interface AtlasModel {
    */
   linkOrder: Uint32Array;
   linkBucketStarts: Uint32Array;
+  /** Per link, how it is stroked among the bucketed ones (LINK_STYLES). */
+  linkStyle: Uint8Array;
+  /** How many bucketed links each style has (for the legend). */
+  styleCounts: Uint32Array;
   /** `contradicts` links (indices into linkEnds): drawn dashed, in the contradiction colour. */
   contradicts: Uint32Array;
   /**
@@ -73,6 +77,29 @@ function topTag(counts: Map<string, number>): string | null {
   return best;
 }
 
+/**
+ * The link types drawn among the many (not apart), each with a stroke of its own:
+ * `related` in the muted link colour, the rest in their own colours and dashes.
+ */
+export const LINK_STYLES = ['related', 'supports', 'follows', 'structure', 'same_as'] as const;
+export type LinkStyle = (typeof LINK_STYLES)[number];
+
+export function linkStyleOf(type: string): number {
+  switch (type) {
+    case 'supports':
+      return 1;
+    case 'follows':
+      return 2;
+    case 'part_of':
+    case 'derived_from':
+      return 3;
+    case 'same_as':
+      return 4;
+    default:
+      return 0;
+  }
+}
+
 export function buildModel(result: AtlasResult): AtlasModel {
   const nodes = result.nodes;
   const n = nodes.length;
@@ -85,6 +112,7 @@ export function buildModel(result: AtlasResult): AtlasModel {
   const contradicts: number[] = [];
   const supersedes: number[] = [];
   const causes: number[] = [];
+  const styles: number[] = [];
   for (const link of result.links) {
     const a = indexOf.get(link.from);
     const b = indexOf.get(link.to);
@@ -94,7 +122,10 @@ export function buildModel(result: AtlasResult): AtlasModel {
     else if (link.type === 'causes') causes.push(weights.length);
     ends.push(a, b);
     weights.push(link.weight);
+    styles.push(linkStyleOf(link.type));
   }
+  const linkStyle = Uint8Array.from(styles);
+  const styleCounts = new Uint32Array(LINK_STYLES.length);
   const apart = new Uint8Array(weights.length);
   for (const l of contradicts) apart[l] = 1;
   for (const l of supersedes) apart[l] = 1;
@@ -134,6 +165,7 @@ export function buildModel(result: AtlasResult): AtlasModel {
   const buckets = new Uint8Array(m);
   for (let l = 0; l < m; l++) {
     if (apart[l]) continue;
+    styleCounts[linkStyle[l]!] = styleCounts[linkStyle[l]!]! + 1;
     const b = linkBucket(linkWeights[l]!);
     buckets[l] = b;
     linkBucketStarts[b + 1] = linkBucketStarts[b + 1]! + 1;
@@ -205,6 +237,8 @@ export function buildModel(result: AtlasResult): AtlasModel {
     bySize,
     linkOrder,
     linkBucketStarts,
+    linkStyle,
+    styleCounts,
     contradicts: Uint32Array.from(contradicts),
     supersedes: Uint32Array.from(supersedes),
     causes: Uint32Array.from(causes),

@@ -22,6 +22,8 @@ export interface ThemeColours {
   supersedes: string;
   /** `causes` links (dotted arrows). */
   causes: string;
+  /** The bucketed links, by LINK_STYLES (index 0, related, is `link`). */
+  linkStyles: string[];
 }
 
 const FALLBACK = '#808080';
@@ -44,6 +46,13 @@ export function readThemeColours(probe: HTMLElement): ThemeColours {
     contradicts: resolve('--atlas-contradicts'),
     supersedes: resolve('--atlas-supersedes'),
     causes: resolve('--atlas-causes'),
+    linkStyles: [
+      resolve('--text-muted'),
+      resolve('--atlas-supports'),
+      resolve('--atlas-follows'),
+      resolve('--atlas-structure'),
+      resolve('--atlas-same-as'),
+    ],
   };
   probe.style.color = '';
   return colours;
