@@ -103,24 +103,22 @@ export function registerEncryptionCommands(program: Command, ctx: CommandContext
     });
   }
 
-  program
-    .command('encrypt')
-    .description('encrypt a store at rest, in place (a backup first; its backups too)')
-    .argument('[store]', 'the store (default: --store or "default")')
-    .option('--key <source>', SOURCE_HELP, parseSource)
-    .action((store: string | undefined, o: { key?: KeySourceName }, cmd: Command) =>
-      change(cmd, 'encrypt', store, o.key),
-    );
-  program
-    .command('rekey')
-    .description(
+  for (const [op, description] of [
+    ['encrypt', 'encrypt a store at rest, in place (a backup first; its backups too)'],
+    [
+      'rekey',
       'give an encrypted store a new key (or keep its key elsewhere); the old key stops working',
-    )
-    .argument('[store]', 'the store (default: --store or "default")')
-    .option('--key <source>', SOURCE_HELP, parseSource)
-    .action((store: string | undefined, o: { key?: KeySourceName }, cmd: Command) =>
-      change(cmd, 'rekey', store, o.key),
-    );
+    ],
+  ] as const) {
+    program
+      .command(op)
+      .description(description)
+      .argument('[store]', 'the store (default: --store or "default")')
+      .option('--key <source>', SOURCE_HELP, parseSource)
+      .action((store: string | undefined, o: { key?: KeySourceName }, cmd: Command) =>
+        change(cmd, op, store, o.key),
+      );
+  }
   program
     .command('decrypt')
     .description('make an encrypted store, and its backups, plain files again')

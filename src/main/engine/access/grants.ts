@@ -4,7 +4,7 @@
 // read back. The daemon's owner token (store/token.ts) stays for the CLI and the
 // observatory; a client token is never taken for it.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   ClientGrant,
@@ -13,6 +13,7 @@ import type {
   RegisteredClient,
 } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
+import { writePrivateFile } from '../store/privateFile';
 
 /** Every client token starts so: told apart from the owner token at a glance. */
 export const CLIENT_TOKEN_PREFIX = 'loci_c_';
@@ -84,10 +85,7 @@ export class ClientGrants {
   }
 
   private save(data: ClientsFile): void {
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, this.file);
+    writePrivateFile(this.file, `${JSON.stringify(data, null, 2)}\n`);
     this.data = data;
     this.stamp = statSync(this.file).mtimeMs;
   }

@@ -4,10 +4,11 @@
 // sealed (AES-256-GCM) under a sub-key of the store's key: without the store key the
 // audit keys cannot be read, nor replaced without it showing.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LociError } from '../../../shared/errors';
 import { seal, subKey, unseal, type Sealed } from '../store/cipher';
+import { writePrivateFile } from '../store/privateFile';
 import { keysDir } from '../store/paths';
 
 interface KeyFile {
@@ -54,10 +55,7 @@ function writeKeyFile(file: string, data: KeyFile, storeKey: Buffer | null): voi
         sealed: seal(subKey(storeKey, 'audit-keyring'), Buffer.from(JSON.stringify(data))),
       }
     : data;
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, JSON.stringify(body, null, 2), { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, file);
+  writePrivateFile(file, JSON.stringify(body, null, 2));
 }
 
 export class AuditKeyring {

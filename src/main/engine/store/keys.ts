@@ -15,16 +15,7 @@
 // A key being replaced (`rekey`, `encrypt`) is kept in a `pending` slot until the new
 // database is in place, so a crash at any point leaves a key that opens the file.
 import { randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { LociError } from '../../../shared/errors';
@@ -45,6 +36,7 @@ import {
   type Slot,
 } from './keySources';
 import { keysDir, storeDir } from './paths';
+import { writePrivateFile } from './privateFile';
 
 export {
   DEFAULT_SCRYPT_N,
@@ -109,9 +101,7 @@ export class KeyVault {
       rmSync(file, { force: true });
       return;
     }
-    const tmp = `${file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(d, null, 2), { mode: 0o600 });
-    renameSync(tmp, file);
+    writePrivateFile(file, JSON.stringify(d, null, 2));
   }
 
   // ---------------------------------------------------------------- sources
@@ -153,10 +143,7 @@ export class KeyVault {
 
   private writePrivate(file: string, data: string | Buffer): void {
     mkdirSync(keysDir(this.dataDir), { recursive: true, mode: 0o700 });
-    const tmp = `${file}.tmp`;
-    writeFileSync(tmp, data, { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, file);
+    writePrivateFile(file, data);
   }
 
   /** Keeps a key in a slot of its source; returns its record. */

@@ -1,19 +1,17 @@
 // The bearer token that guards /api and /mcp: generated on first run, kept in the data
 // directory readable by its owner only (mode 0600), replaced with `loci token rotate`.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LociError } from '../../../shared/errors';
+import { writePrivateFile } from './privateFile';
 
 export function tokenPath(dataDir: string): string {
   return join(dataDir, 'token');
 }
 
 function write(file: string, token: string): void {
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, `${token}\n`, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, file);
+  writePrivateFile(file, `${token}\n`);
 }
 
 export function loadOrCreateToken(dataDir: string): {
