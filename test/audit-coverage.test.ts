@@ -30,6 +30,7 @@ const READS: MethodName[] = [
   'activity.get',
   'activity.stats',
   'memory.titles',
+  'memory.complete',
   'stats.attention',
   'clients.list',
   'stats.get',

@@ -3,6 +3,9 @@
 // re-exports them). Importing this costs the renderer nothing; importing schemas.ts would
 // bring zod into its bundle, which the lint forbids there.
 
+/** The store used when none is named (created the first time it is needed). */
+export const DEFAULT_STORE_NAME = 'default';
+
 export const MEMORY_KINDS = [
   'episodic',
   'semantic',

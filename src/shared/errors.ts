@@ -29,6 +29,8 @@ export const ERROR_CODES = [
   'forbidden',
   /** A method name that does not exist. */
   'unknown-method',
+  /** The caller cancelled the call; what was finished before (whole files, whole phases) is kept. */
+  'cancelled',
   /** The engine is shutting down or a dependency is unavailable. */
   'unavailable',
   /** Anything unexpected. The message never carries internals. */

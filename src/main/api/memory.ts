@@ -15,6 +15,7 @@ import {
 } from '../engine/memory/mutate';
 import { rankProcedures, recordOutcome } from '../engine/memory/procedures';
 import { fullHistory } from '../engine/conflicts/history';
+import { completeFrom, completeIds, completeKinds, completeTags } from '../engine/memory/complete';
 import { maskQuarantined, noteReveal } from '../engine/memory/mask';
 import { getMemory, listMemories, loadRow, memoryTitles } from '../engine/memory/read';
 import { redactMemory } from '../engine/memory/redact';
@@ -87,6 +88,22 @@ export function registerMemoryHandlers(registry: HandlerRegistry, engine: Engine
   registry.register('memory.titles', async (args, { actor }) => {
     const store = await engine.store(args.store);
     return { titles: await maskQuarantined(memoryTitles(store, actor, args.ids), ['title']) };
+  });
+  registry.register('memory.complete', async (args, { actor }) => {
+    if (args.field === 'kind') return completeKinds(args.prefix, args.limit);
+    if (args.field === 'store') {
+      // A token scoped to some stores is offered only those.
+      const allowed = actor.kind === 'mcp' ? actor.grant?.policy.stores : null;
+      const names = engine.registry
+        .list()
+        .map((s) => s.name)
+        .filter((n) => !allowed || allowed.includes(n));
+      return completeFrom(names, args.prefix, args.limit);
+    }
+    const store = await engine.store(args.store);
+    return args.field === 'tag'
+      ? completeTags(store, actor, args.prefix, args.limit)
+      : completeIds(store, actor, args.prefix, args.limit);
   });
   registry.register('memory.redact', async (args, { actor }) => {
     const store = await engine.store(args.store);

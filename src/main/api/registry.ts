@@ -12,6 +12,7 @@ import {
 import { LociError, toErrorData } from '../../shared/errors';
 import { describeIssues } from '../../shared/validation';
 import { storageError } from '../engine/store/storageErrors';
+import { withCallLog } from '../engine/warnings';
 
 export type Handler<M extends MethodName> = (
   args: ParsedArgs<M>,
@@ -84,7 +85,9 @@ export class HandlerRegistry {
     if (refused) await refused;
     this.observer?.began();
     try {
-      return await this.scope(async () => handler(parsed.data as ParsedArgs<MethodName>, ctx));
+      return await this.scope(async () =>
+        withCallLog(ctx.log, () => handler(parsed.data as ParsedArgs<MethodName>, ctx)),
+      );
     } catch (err) {
       if (err instanceof LociError) throw err;
       // A full, read-only or failing disk: a clear error, not `internal`.
@@ -93,6 +96,10 @@ export class HandlerRegistry {
       const data = toErrorData(err);
       // Unexpected failures are reported once to the engine's log, never to the caller.
       process.emitWarning(`${method} failed: ${(err as Error)?.stack ?? String(err)}`);
+      ctx.log?.(
+        'error',
+        `${method} failed inside Loci (${data.message}); the daemon's log has the details.`,
+      );
       throw new LociError(data.code, data.message);
     } finally {
       this.observer?.ended();

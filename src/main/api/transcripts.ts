@@ -5,7 +5,7 @@ import type { HandlerRegistry } from './registry';
 
 export function registerTranscriptHandlers(registry: HandlerRegistry, engine: Engine): void {
   const { transcripts } = engine;
-  registry.register('transcript.import', (args, ctx) => transcripts.import(args, ctx.actor));
+  registry.register('transcript.import', (args, ctx) => transcripts.import(args, ctx.actor, ctx));
   registry.register('journal.list', (args, ctx) => transcripts.list(args, ctx.actor));
   registry.register('journal.get', (args, ctx) => transcripts.get(args, ctx.actor));
   registry.register('journal.propose', (args, ctx) => transcripts.propose(args, ctx.actor));

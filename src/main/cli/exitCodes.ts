@@ -20,6 +20,8 @@ export const EXIT_CODES: Record<ErrorCode | 'usage', number> = {
   integrity: 8,
   'key-required': 10,
   'wrong-key': 10,
+  // As a shell reports a command stopped by Ctrl-C (128 + SIGINT).
+  cancelled: 130,
 };
 
 /** `loci audit verify` found the chain broken. */

@@ -42,6 +42,7 @@ import { KeyVault, type KeyVaultOptions } from './store/keys';
 import { StoreRegistry, type OpenStore } from './store/registry';
 import { storageError } from './store/storageErrors';
 import { TranscriptService } from './transcripts/service';
+import { warn } from './warnings';
 
 /**
  * Cryptographic randomness for ULIDs, drawn from a pooled buffer: one system call per
@@ -472,7 +473,7 @@ export class Engine {
       return this.conflicts.afterCreated(store, created, actor);
     } catch (err) {
       // The memories are written; a comparison that fails is the scan's to do again.
-      process.emitWarning(
+      warn(
         `comparing new memories of store ${store.name} for contradictions failed: ${(err as Error).message}`,
       );
       return new Map();

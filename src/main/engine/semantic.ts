@@ -16,6 +16,7 @@ import { searchVectors, vectorOf, VectorIndex } from './recall/vectorIndex';
 import type { CreatedMemory } from './memory/remember';
 import type { OpenStore } from './store/registry';
 import { stmt } from './store/statements';
+import { warn } from './warnings';
 
 interface StoreRuntime {
   index: VectorIndex | null;
@@ -294,7 +295,7 @@ export class Semantic {
       if (r.pending) for (const rid of rids) r.pending.delete(rid);
       else if (r.counted !== null) r.counted = null;
     } catch (err) {
-      process.emitWarning(
+      warn(
         `embedding new memories of store ${store.name} failed (the backfill retries): ${(err as Error).message}`,
       );
     }
@@ -331,9 +332,7 @@ export class Semantic {
       } catch (err) {
         r.pending = null;
         r.counted = null;
-        process.emitWarning(
-          `embedding backfill of store ${store.name} stopped: ${(err as Error).message}`,
-        );
+        warn(`embedding backfill of store ${store.name} stopped: ${(err as Error).message}`);
       } finally {
         r.backfill = null;
       }
@@ -352,7 +351,7 @@ export class Semantic {
       // Not `calibrate()`: it waits for the backfill, and this runs inside it.
       await this.calibrateNow(store, 200);
     } catch (err) {
-      process.emitWarning(`calibration of store ${store.name} failed: ${(err as Error).message}`);
+      warn(`calibration of store ${store.name} failed: ${(err as Error).message}`);
     }
   }
 

@@ -74,6 +74,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   unavailable: 503,
   environment: 500,
   integrity: 422,
+  // The caller went away before the answer (nginx's "client closed request").
+  cancelled: 499,
   internal: 500,
 };
 
@@ -209,7 +211,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     token: options.token,
     clientGrant: (token) => engine.access.grants.verify(token),
   };
-  const mcp = new McpHttpSessions(handlers, engine.activity, engine.clients, options.defaultStore);
+  const mcp = new McpHttpSessions(
+    handlers,
+    engine.activity,
+    engine.clients,
+    options.defaultStore,
+    engine.events,
+  );
   const openStreams = new Set<ServerResponse>();
   const limiter = new ClientLimiter(options.maxInFlightPerClient ?? MAX_IN_FLIGHT_PER_CLIENT);
   let mcpPaused = false;

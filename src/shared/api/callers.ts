@@ -36,4 +36,24 @@ export interface CallContext {
    * request the engine refused with a confirmation id. Only transports set it.
    */
   confirmation?: string;
+  /**
+   * Told how a long call (an import, a dream, the doctor) moves along: at most a few
+   * times a second, `done` only ever growing. Set by transports that relay it (MCP
+   * progress notifications).
+   */
+  progress?: (p: CallProgress) => void;
+  /** Aborted when the caller gives up (MCP cancellation): a long call stops soon after. */
+  signal?: AbortSignal;
+  /** The daemon's warnings about this call, for its caller (MCP log notifications). */
+  log?: (level: CallLogLevel, message: string) => void;
 }
+
+/** Where a long call is: `done` of `total` (when known), and what it is doing now. */
+export interface CallProgress {
+  done: number;
+  total?: number;
+  message?: string;
+}
+
+/** The levels a caller is told things at (syslog's, as MCP logging uses them). */
+export type CallLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error';

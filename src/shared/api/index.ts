@@ -36,6 +36,7 @@ import {
   ActivityGetArgsSchema,
   ActivityStatsArgsSchema,
   TitlesArgsSchema,
+  CompleteArgsSchema,
   AtlasArgsSchema,
   OverviewArgsSchema,
   RevertArgsSchema,
@@ -174,6 +175,7 @@ import type {
   MutationResult,
   RedactResult,
   TitlesResult,
+  CompleteResult,
   LinkManyResult,
   LinkResult,
   NeighborsResult,
@@ -228,6 +230,7 @@ export const methods = {
   'memory.history': method<HistoryResult>()(IdArgsSchema),
   /** A title for each id the caller can see (forgotten ones too); ids not here are gone. */
   'memory.titles': method<TitlesResult>()(TitlesArgsSchema),
+  'memory.complete': method<CompleteResult>()(CompleteArgsSchema),
   'link.create': method<LinkResult>()(LinkCreateArgsSchema),
   'link.remove': method<LinkResult>()(LinkRemoveArgsSchema),
   'link.createMany': method<LinkManyResult>()(LinkCreateManyArgsSchema),

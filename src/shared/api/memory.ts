@@ -177,6 +177,14 @@ export interface TitlesResult {
   titles: MemoryTitle[];
 }
 
+export interface CompleteResult {
+  /** Values that begin with the prefix: the most used tags and the latest ids first. */
+  values: string[];
+  /** How many values match in all. */
+  total: number;
+  has_more: boolean;
+}
+
 /** A credential replaced by memory.redact: its rule and the keyed fingerprint left in its place. */
 export interface RedactionView {
   rule: string;

@@ -285,6 +285,17 @@ export const TitlesArgsSchema = z.strictObject({
   ids: z.array(MemoryIdSchema).max(500),
 });
 
+/** What a value being typed may complete to (MCP completions of prompt and template arguments). */
+export const COMPLETION_FIELDS = ['store', 'tag', 'id', 'kind'] as const;
+
+export const CompleteArgsSchema = z.strictObject({
+  ...storeField,
+  field: z.enum(COMPLETION_FIELDS),
+  /** What was typed so far (case does not matter). */
+  prefix: z.string().max(200).default(''),
+  limit: z.number().int().min(1).max(100).default(100),
+});
+
 export const ActivityStatsArgsSchema = z.strictObject({
   /** The window: the last hour by default, at most a day. */
   window_minutes: z.number().int().min(10).max(1440).default(60),

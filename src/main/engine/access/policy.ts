@@ -33,6 +33,7 @@ export const METHOD_PERMISSIONS: Record<MethodName, Permission> = {
   'memory.redact': 'owner',
   'memory.history': 'read',
   'memory.titles': 'read',
+  'memory.complete': 'read',
   'link.create': 'write',
   'link.remove': 'write',
   'link.createMany': 'write',

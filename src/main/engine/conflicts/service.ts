@@ -27,6 +27,7 @@ import {
   type ResolveArgs,
   type ResolveOutcome,
 } from './store';
+import { warn } from '../warnings';
 
 /** A write of at most this many memories is compared before it answers. */
 export const SYNC_MAX = 8;
@@ -248,7 +249,7 @@ export class ConflictService {
       } catch (err) {
         // A store closed meanwhile (or renamed): the scan finds these later.
         if (next.store.db.open) {
-          process.emitWarning(
+          warn(
             `comparing new memories of store ${next.store.name} for contradictions failed: ${(err as Error).message}`,
           );
         }

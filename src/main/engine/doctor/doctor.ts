@@ -16,6 +16,7 @@ import {
   type DoctorHost,
   type Finding,
 } from './types';
+import { progressSink, stopIfCancelled, type CallWatch } from '../progress';
 
 export const CHECKS: CheckDefinition[] = [
   ...databaseChecks,
@@ -80,11 +81,21 @@ export class Doctor {
     return this.reports.get(store);
   }
 
-  async run(store: string | undefined): Promise<DoctorReport> {
+  async run(store: string | undefined, watch?: CallWatch): Promise<DoctorReport> {
     const started = performance.now();
     const ctx = await this.context(store);
     const checks: DoctorCheck[] = [];
-    for (const def of CHECKS) checks.push(...(await this.runOne(def, ctx)));
+    const progress = progressSink(watch ?? {});
+    try {
+      for (const [i, def] of CHECKS.entries()) {
+        stopIfCancelled(watch, 'The doctor');
+        progress.report({ done: i, total: CHECKS.length, message: def.title });
+        checks.push(...(await this.runOne(def, ctx)));
+      }
+      progress.report({ done: CHECKS.length, total: CHECKS.length, message: 'done' });
+    } finally {
+      progress.close();
+    }
     const counts: Record<DoctorStatus, number> = { ok: 0, warn: 0, fail: 0 };
     let status: DoctorStatus = 'ok';
     for (const c of checks) {

@@ -6,6 +6,7 @@ import { HashEmbedder } from './hashEmbedder';
 import { chooseModel, type FoundModel } from './models';
 import type { Embedder } from './types';
 import { WorkerEmbedder } from './workerHost';
+import { warn } from '../warnings';
 
 export interface EmbeddingStatus {
   /** The id vectors are made with now (or will be once loaded). */
@@ -79,7 +80,7 @@ export class EmbeddingService {
           return this.current;
         } catch (err) {
           this.loadFailure = `the model ${this.chosen.manifest.id} failed to load (${(err as Error).message})`;
-          process.emitWarning(this.loadFailure);
+          warn(this.loadFailure);
         }
       }
       this.current = new HashEmbedder();

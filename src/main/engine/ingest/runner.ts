@@ -27,6 +27,7 @@ import { readStable } from './readFile';
 import type { IngestServiceOptions } from './service';
 import { walk, type WalkedFile } from './walker';
 import { prepareFile, writeFile, type FileToWrite } from './write';
+import { warn } from '../warnings';
 
 export interface Running {
   cancelled: boolean;
@@ -143,8 +144,9 @@ export class BatchRunner {
     // The next file is read and parsed (in the worker) while this one is written.
     // Anything unexpected about one file fails that file, never the batch.
     const failed = (file: WalkedFile, err: unknown): IngestFileReport => {
-      process.emitWarning(
+      warn(
         `ingest of ${file.display} failed: ${(err as Error)?.stack ?? String(err)}`,
+        `ingest of ${file.display} failed: ${(err as Error)?.message ?? String(err)}`,
       );
       return {
         ...blank(file.display, file.bytes),
@@ -364,8 +366,9 @@ export class BatchRunner {
       const message =
         err instanceof LociError ? err.message : ((err as Error)?.message ?? String(err));
       if (!(err instanceof LociError))
-        process.emitWarning(
+        warn(
           `ingest of ${file.display} failed: ${(err as Error)?.stack ?? message}`,
+          `ingest of ${file.display} failed: ${message}`,
         );
       return end('failed', `nothing of it was written: ${message}`);
     }

@@ -19,6 +19,7 @@ import { round } from './present';
 import type { Recognizer } from './recognizer';
 import { parseQuery, type QueryUnit } from './terms';
 import type { VectorIndex } from './vectorIndex';
+import { tellCaller } from '../warnings';
 
 export type ParsedRecall = z.output<typeof RecallArgsSchema>;
 
@@ -219,13 +220,16 @@ export class RecallRun {
           }),
         )
       : result.results;
+    const degraded = [...this.degraded, ...extra];
+    // Said to the caller as it happens too (MCP log notifications), not only in the answer.
+    for (const note of degraded) tellCaller('warning', `recall: ${note}`);
     const out: RecallResult = {
       store: this.ctx.store.name,
       semantic: this.ctx.semantic ? 'on' : 'off',
       ...result,
       results,
       ...(hidden > 0 ? { hidden_versions: hidden } : {}),
-      degraded: [...this.degraded, ...extra],
+      degraded,
       timings: this.timings,
     };
     if (this.args.explain) {

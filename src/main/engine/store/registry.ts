@@ -30,8 +30,9 @@ import { settleAfterOpen, settleKeyring } from './encryption';
 import { KeyVault } from './keys';
 import { migrate, type MigrationReport } from './migrations';
 import { CORRUPT_MARKER_FILE, STORE_FILE, STORE_META_FILE, storeDir, storesDir } from './paths';
+import { DEFAULT_STORE_NAME } from '../../../shared/constants';
 
-export const DEFAULT_STORE = 'default';
+export const DEFAULT_STORE = DEFAULT_STORE_NAME;
 
 interface StoreMeta {
   name: string;

@@ -41,6 +41,7 @@ import { getJournal, listJournals, readable, report, type JournalRow } from './j
 import { extractCandidates } from './extract';
 import { gateCandidate } from './gate';
 import { DEFAULT_TRANSCRIPT_LIMITS, readTranscript, type TranscriptLimits } from './read';
+import { progressSink, stopIfCancelled, type CallWatch } from '../progress';
 
 /** What the service needs of the engine core. */
 export interface TranscriptHost {
@@ -103,6 +104,7 @@ export class TranscriptService {
   async import(
     args: ParsedArgs<'transcript.import'>,
     actor: Actor,
+    watch?: CallWatch,
   ): Promise<TranscriptImportResult> {
     const store = await this.host.store(args.store);
     // An agent reads only inside the folders the person allowed (as ingest_file does).
@@ -113,24 +115,39 @@ export class TranscriptService {
       );
     const files = await transcriptFiles(args.paths);
     const reports: TranscriptFileReport[] = [];
-    for (const path of files) {
-      try {
-        reports.push(await this.importFile(store, path, args.format, args.model, actor));
-      } catch (err) {
-        if (!(err instanceof LociError)) throw err;
-        reports.push({
-          path,
-          status: 'failed',
-          format: null,
-          session: null,
-          journal_id: null,
-          episode_id: null,
-          lines: 0,
-          accounting: null,
-          distilled: null,
-          reason: err.message,
-        });
+    // Each file is one transaction: a cancel stops between files (or while one is being
+    // read, before anything of it is written).
+    const progress = progressSink(watch ?? {});
+    try {
+      for (const [i, path] of files.entries()) {
+        stopIfCancelled(watch, 'The import');
+        progress.report({ done: i, total: files.length, message: path });
+        try {
+          reports.push(
+            await this.importFile(store, path, args.format, args.model, actor, (part) => {
+              stopIfCancelled(watch, 'The import');
+              progress.report({ done: i + part, total: files.length, message: path });
+            }),
+          );
+        } catch (err) {
+          if (!(err instanceof LociError) || err.code === 'cancelled') throw err;
+          reports.push({
+            path,
+            status: 'failed',
+            format: null,
+            session: null,
+            journal_id: null,
+            episode_id: null,
+            lines: 0,
+            accounting: null,
+            distilled: null,
+            reason: err.message,
+          });
+        }
       }
+      progress.report({ done: files.length, total: files.length, message: 'done' });
+    } finally {
+      progress.close();
     }
     const count = (s: TranscriptFileReport['status']) =>
       reports.filter((r) => r.status === s).length;
@@ -152,6 +169,8 @@ export class TranscriptService {
     format: ParsedArgs<'transcript.import'>['format'],
     model: ParsedArgs<'transcript.import'>['model'],
     actor: Actor,
+    /** How much of the file is read (0–1); it may throw to stop the import. */
+    onRead: (part: number) => void = () => undefined,
   ): Promise<TranscriptFileReport> {
     const size = (await stat(path)).size;
     if (size > LIMITS.transcriptMaxBytes) {
@@ -176,7 +195,10 @@ export class TranscriptService {
     const read = await readTranscript(path, {
       format: format === 'auto' ? undefined : format,
       limits: this.limits,
-      onProgress: (bytes) => progress(bytes),
+      onProgress: (bytes) => {
+        onRead(size > 0 ? Math.min(1, bytes / size) * 0.9 : 0);
+        progress(bytes);
+      },
     });
     // Credentials in any turn: the turn is kept, quarantined, and left out of the episode.
     const quarantined: boolean[] = [];
