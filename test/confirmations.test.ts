@@ -131,7 +131,7 @@ describe('confirmations in the client', () => {
     const r = await client.callTool({ name: 'forget', arguments: { id: ids.at(-1) } });
     expect(r.isError).toBe(true);
     expect(text(r)).toMatch(/needs the user's confirmation/);
-    expect((r.structuredContent as { error: { data: unknown } }).error.data).toMatchObject({
+    expect((r._meta?.['loci/error'] as { data: unknown }).data).toMatchObject({
       needs: 'user-confirmation',
     });
     await client.close();

@@ -16,11 +16,14 @@ async function connect(name = 'Test Agent', clientId?: string): Promise<Client> 
     activity: t.engine.activity,
     transport: 'in-memory',
     clientId,
+    events: t.engine.events,
   });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(b);
+  // The client now checks every structured answer against the tool's output schema.
+  await client.listTools();
   clients.push(client);
   return client;
 }
@@ -277,7 +280,7 @@ describe('MCP resources and prompts', () => {
     ).structuredContent.id as string;
     await t.cli.call('memory.update', { id: pinned, pinned: true });
     const { resources } = await c.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['memory://map']);
+    expect(resources.map((r) => r.uri)).toEqual(['memory://map', 'memory://changes']);
     expect((await c.listResourceTemplates()).resourceTemplates[0]!.uriTemplate).toBe(
       'memory://{id}',
     );

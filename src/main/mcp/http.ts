@@ -9,6 +9,7 @@ import type { HandlerRegistry } from '../api';
 import type { ActivityLog } from '../engine/activity';
 import type { ClientGrant } from '../../shared/api';
 import type { ClientRegistry } from '../engine/clients';
+import type { EngineEvents } from '../engine/events';
 import { prototypeKeyError } from './lineTransport';
 import { buildMcpServer, normalizeClient } from './server';
 
@@ -22,6 +23,8 @@ interface Session {
   grant: ClientGrant | undefined;
   connectedAt: number;
   lastSeen: number;
+  /** Open GET streams (server-sent notifications: subscriptions, the daemon's logs). */
+  streams: number;
 }
 
 export interface SessionInfo {
@@ -49,6 +52,7 @@ export class McpHttpSessions {
     private readonly activity: ActivityLog,
     private readonly clients: ClientRegistry,
     private readonly defaultStore?: string,
+    private readonly events?: EngineEvents,
   ) {
     this.sweeper = setInterval(() => this.sweep(), 60_000);
     this.sweeper.unref();
@@ -57,7 +61,8 @@ export class McpHttpSessions {
   private sweep(): void {
     const now = Date.now();
     for (const s of this.sessions.values()) {
-      if (now - s.lastSeen > SESSION_IDLE_MS) void this.closeSession(s.id);
+      // A client listening on its stream (subscriptions) is not idle.
+      if (s.streams === 0 && now - s.lastSeen > SESSION_IDLE_MS) void this.closeSession(s.id);
     }
   }
 
@@ -103,6 +108,13 @@ export class McpHttpSessions {
         return;
       }
       session.lastSeen = Date.now();
+      if (req.method === 'GET') {
+        session.streams++;
+        res.once('close', () => {
+          session.streams--;
+          session.lastSeen = Date.now();
+        });
+      }
       await session.transport.handleRequest(req, res, body);
       if (req.method === 'DELETE') await this.closeSession(sessionId);
       return;
@@ -128,6 +140,7 @@ export class McpHttpSessions {
       clientId: grant?.name ?? headerClient,
       grant,
       defaultStore: this.defaultStore,
+      events: this.events,
       onCall: (client) => {
         if (sessionKey) this.clients.touch(sessionKey, { client, call: true });
       },
@@ -146,6 +159,7 @@ export class McpHttpSessions {
           grant,
           connectedAt: now,
           lastSeen: now,
+          streams: 0,
         });
         this.clients.connect({
           id,

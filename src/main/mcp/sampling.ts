@@ -8,6 +8,7 @@ import type {
   LociClient,
   ModelDistillReport,
 } from '../../shared/api';
+import { LociError } from '../../shared/errors';
 import type { ToolSession } from './toolKit';
 
 export async function sampleJournal(
@@ -16,6 +17,8 @@ export async function sampleJournal(
   journalId: string,
   store: string | undefined,
   maxWindows?: number,
+  /** The call's progress (turns handed over, of the journal's) and its cancel, between windows. */
+  watch: Pick<ToolSession, 'progress' | 'signal'> = {},
 ): Promise<ModelDistillReport> {
   const counts: DistillCounts = { written: 0, proposed: 0, duplicate: 0, rejected: 0 };
   const problems: string[] = [];
@@ -32,6 +35,13 @@ export async function sampleJournal(
       audience: 'model',
     });
     if (w.total === 0) break; // a journal with no turns: nothing to ask about
+    if (watch.signal?.aborted) {
+      throw new LociError(
+        'cancelled',
+        'The distillation was cancelled; what was proposed before is kept.',
+      );
+    }
+    watch.progress?.({ done: covered, total: w.total, message: `turns ${w.offset}–${w.last}` });
     const most = maxWindows ?? w.max_windows;
     if (windows >= most) {
       problems.push(

@@ -6,38 +6,45 @@ import { LOCI_VERSION } from '../../shared/version';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  LoggingLevelSchema,
   ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
   type CallToolResult,
+  type LoggingLevel,
   type RequestId,
+  type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { Actor, ClientGrant, LociClient } from '../../shared/api';
+import type { Actor, CallContext, CallLogLevel, ClientGrant, LociClient } from '../../shared/api';
+import { DEFAULT_STORE_NAME } from '../../shared/constants';
 import { toErrorData } from '../../shared/errors';
-import { MemoryIdSchema } from '../../shared/schemas';
 import { describeIssues } from '../../shared/validation';
 import { createInProcessClient, type HandlerRegistry } from '../api';
 import type { ActivityLog } from '../engine/activity';
+import type { EngineEvents } from '../engine/events';
+import { ProtocolError } from './errors';
+import { outputSchemaFor } from './outputSchemas';
+import { getPrompt, PROMPT_FIELDS, PROMPTS } from './prompts';
+import {
+  listedResources,
+  readMemoryResource,
+  RESOURCE_TEMPLATES,
+  staleUris,
+  TEMPLATE_FIELDS,
+} from './resources';
 import type { ToolSession } from './toolKit';
 import { toolDefinitions } from './tools';
 
-/**
- * A JSON-RPC error for the client. The SDK sends `code` and `message` as they are; its
- * own McpError would put "MCP error <code>:" in the message, which clients add again.
- */
-export class ProtocolError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { ProtocolError } from './errors';
 
 export const SERVER_NAME = 'loci';
 export const SERVER_VERSION = LOCI_VERSION;
@@ -54,10 +61,23 @@ export interface McpSessionOptions {
   /** A client token's grant: its name is the client's, its policy holds for every call. */
   grant?: ClientGrant | undefined;
   defaultStore?: string | undefined;
+  /** The engine's change events: resource subscriptions and the resource list follow them. */
+  events?: EngineEvents | undefined;
 }
 
-/** What the instructions and the blank line after them cost in tokens (recall's tokenizer counts 127). */
-const INSTRUCTIONS_TOKENS = 135;
+/**
+ * Where a failed call's error (code, message, data) travels, for clients that read it as
+ * data. Not as structured content: that is for the tool's output schema, which clients
+ * check even on an error result (typescript-sdk#1943).
+ */
+export const ERROR_META = 'loci/error';
+
+/** Until the client sets a level, it is told what is worth its attention (info and up). */
+const DEFAULT_LOG_LEVEL: LoggingLevel = 'info';
+const LOG_RANK = new Map(LoggingLevelSchema.options.map((l, i) => [l, i]));
+
+/** Changes that come together (a batch, an import) make one notification per resource. */
+const UPDATE_COALESCE_MS = 20;
 
 /** How long the person has to answer a confirmation asked in the client. */
 const ELICIT_TIMEOUT_MS = 120_000;
@@ -84,9 +104,21 @@ export function normalizeClient(name: string | undefined): string {
 }
 
 export function buildMcpServer(options: McpSessionOptions): Server {
+  // Each capability is declared because it is implemented: logging (setLevel and the
+  // daemon's warnings about this client's calls), resource subscriptions and the list's
+  // changes, completions of prompt and template arguments.
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: {
+        tools: {},
+        resources: { subscribe: true, listChanged: true },
+        prompts: {},
+        logging: {},
+        completions: {},
+      },
+      instructions: INSTRUCTIONS,
+    },
   );
   const tools = toolDefinitions(options.defaultStore);
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -100,6 +132,17 @@ export function buildMcpServer(options: McpSessionOptions): Server {
       }),
     ]),
   );
+  const listedTools = tools.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: z.toJSONSchema(t.schema, { io: 'input' }) as {
+      type: 'object';
+      [k: string]: unknown;
+    },
+    outputSchema: outputSchemaFor(t.name),
+    annotations: t.annotations,
+  }));
   const actor = (): Actor => ({
     kind: 'mcp',
     client: normalizeClient(
@@ -108,55 +151,72 @@ export function buildMcpServer(options: McpSessionOptions): Server {
     transport: options.transport,
     ...(options.grant ? { grant: options.grant } : {}),
   });
-  const client = () => createInProcessClient(options.handlers, { actor: actor() });
+  const client = (ctx: Omit<CallContext, 'actor'> = {}) =>
+    createInProcessClient(options.handlers, { ...ctx, actor: actor() });
   const actorName = () => `mcp:${actor().client}`;
-  const withStore = <T extends object>(args: T): T & { store?: string } =>
-    options.defaultStore ? { ...args, store: options.defaultStore } : args;
+  const sessionStore = options.defaultStore ?? DEFAULT_STORE_NAME;
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((t) => ({
-      name: t.name,
-      title: t.title,
-      description: t.description,
-      inputSchema: z.toJSONSchema(t.schema, { io: 'input' }) as {
-        type: 'object';
-        [k: string]: unknown;
-      },
-      annotations: t.annotations,
-    })),
-  }));
+  // ---------------------------------------------------------------- logging
+  let logLevel: LoggingLevel = DEFAULT_LOG_LEVEL;
+  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    logLevel = request.params.level;
+    return {};
+  });
+  const logged = (level: LoggingLevel) =>
+    (LOG_RANK.get(level) ?? 0) >= (LOG_RANK.get(logLevel) ?? 0);
+  /**
+   * The caller's log for one call: on the call's own stream while it runs (Streamable
+   * HTTP answers on it), then on the session's (work the call started may warn later).
+   */
+  const callLog = (send: (n: ServerNotification) => Promise<void>) => {
+    let open = true;
+    const log = (level: CallLogLevel, message: string) => {
+      if (!logged(level)) return;
+      const n: ServerNotification = {
+        method: 'notifications/message',
+        params: { level, logger: 'loci', data: message },
+      };
+      (open ? send(n) : server.notification(n)).catch(() => undefined);
+    };
+    return { log, end: () => (open = false) };
+  };
+
+  // ---------------------------------------------------------------- tools
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listedTools }));
 
   /** The client's model, for the tools that distil, when the client declared sampling. */
-  const toolSession = (requestId: RequestId): ToolSession =>
+  const sampler = (requestId: RequestId, signal: AbortSignal): ToolSession['sample'] =>
     server.getClientCapabilities()?.sampling
-      ? {
-          sample: async ({ system, prompt, maxTokens }) => {
-            const r = await server.createMessage(
-              {
-                systemPrompt: system,
-                messages: [{ role: 'user', content: { type: 'text', text: prompt } }],
-                maxTokens,
-                temperature: 0,
-                includeContext: 'none',
-              },
-              { relatedRequestId: requestId, timeout: SAMPLING_TIMEOUT_MS },
-            );
-            const content = Array.isArray(r.content) ? r.content : [r.content];
-            const text = content
-              .map((c) => (c.type === 'text' ? c.text : ''))
-              .join('\n')
-              .trim();
-            return { text, model: r.model };
-          },
+      ? async ({ system, prompt, maxTokens }) => {
+          const r = await server.createMessage(
+            {
+              systemPrompt: system,
+              messages: [{ role: 'user', content: { type: 'text', text: prompt } }],
+              maxTokens,
+              temperature: 0,
+              includeContext: 'none',
+            },
+            { relatedRequestId: requestId, timeout: SAMPLING_TIMEOUT_MS, signal },
+          );
+          const content = Array.isArray(r.content) ? r.content : [r.content];
+          const text = content
+            .map((c) => (c.type === 'text' ? c.text : ''))
+            .join('\n')
+            .trim();
+          return { text, model: r.model };
         }
-      : {};
+      : undefined;
 
   /**
    * When `err` is a refusal that asks for the person's confirmation and the client can
    * elicit: the question, in the client; the confirmation id on a yes, else null (the
    * refusal then stands, with its instructions). A decline is said in the refusal.
    */
-  const askThePerson = async (err: unknown, requestId: RequestId): Promise<string | null> => {
+  const askThePerson = async (
+    err: unknown,
+    requestId: RequestId,
+    signal: AbortSignal,
+  ): Promise<string | null> => {
     const data = toErrorData(err).data as
       { needs?: unknown; confirmation?: { id?: unknown; question?: unknown } } | undefined;
     const id = data?.confirmation?.id;
@@ -181,7 +241,7 @@ export function buildMcpServer(options: McpSessionOptions): Server {
             required: ['allow'],
           },
         },
-        { relatedRequestId: requestId, timeout: ELICIT_TIMEOUT_MS },
+        { relatedRequestId: requestId, timeout: ELICIT_TIMEOUT_MS, signal },
       );
     } catch {
       return null;
@@ -221,7 +281,7 @@ export function buildMcpServer(options: McpSessionOptions): Server {
         return {
           isError: true,
           content: [{ type: 'text', text: message }],
-          structuredContent: { error: { code: 'invalid-args', message } },
+          _meta: { [ERROR_META]: { code: 'invalid-args', message } },
         };
       };
       const parsed = (argChecks.get(tool.name) as z.ZodObject).safeParse(rawArgs);
@@ -230,23 +290,44 @@ export function buildMcpServer(options: McpSessionOptions): Server {
           `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error.issues)}`,
         );
       }
+      // What the call is told as it runs: progress when the client asked for it (a
+      // progress token), the client's cancel, and the daemon's warnings about it.
+      const token = request.params._meta?.progressToken;
+      const progress: CallContext['progress'] =
+        token === undefined
+          ? undefined
+          : (p) => {
+              extra
+                .sendNotification({
+                  method: 'notifications/progress',
+                  params: {
+                    progressToken: token,
+                    progress: p.done,
+                    ...(p.total !== undefined ? { total: p.total } : {}),
+                    ...(p.message ? { message: p.message } : {}),
+                  },
+                })
+                .catch(() => undefined);
+            };
+      const logs = callLog(extra.sendNotification);
+      const ctx = { progress, signal: extra.signal, log: logs.log };
+      const session: ToolSession = {
+        sample: sampler(extra.requestId, extra.signal),
+        progress,
+        signal: extra.signal,
+      };
       try {
-        const run = (c: LociClient) =>
-          tool.run(c, parsed.data as Record<string, unknown>, toolSession(extra.requestId));
+        const run = (c: LociClient) => tool.run(c, parsed.data as Record<string, unknown>, session);
         let answer;
         try {
-          answer = await run(client());
+          answer = await run(client(ctx));
         } catch (err) {
           // A request the engine lets through only with the person's yes: asked in the
           // client when it can ask (elicitation), then made again with that yes.
-          const confirmationId = await askThePerson(err, extra.requestId);
+          const confirmationId = await askThePerson(err, extra.requestId, extra.signal);
           if (!confirmationId) throw err;
-          answer = await run(
-            createInProcessClient(options.handlers, {
-              actor: actor(),
-              confirmation: confirmationId,
-            }),
-          );
+          logs.log('info', `${tool.name}: the person allowed it; it is made again.`);
+          answer = await run(client({ ...ctx, confirmation: confirmationId }));
         }
         // What the client received: the text and the structured content.
         record(true, null, { text: answer.text, structured: answer.structured });
@@ -264,166 +345,161 @@ export function buildMcpServer(options: McpSessionOptions): Server {
           );
         }
         record(false, data.code, { text: `${data.message} (${data.code})` });
+        if (data.code === 'forbidden') logs.log('warning', `${tool.name}: ${data.message}`);
         return {
           isError: true,
           content: [{ type: 'text', text: `${data.message} (${data.code})` }],
-          structuredContent: { error: data },
+          _meta: { [ERROR_META]: data },
         };
+      } finally {
+        logs.end();
       }
     },
   );
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: [
-      {
-        uri: 'memory://map',
-        name: 'map',
-        title: 'Memory map',
-        description: 'One line per memory (pinned first, then newest), within 2,000 tokens.',
-        mimeType: 'text/plain',
-      },
-    ],
-  }));
+  // ---------------------------------------------------------------- resources
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    let stores: string[] = [];
+    try {
+      stores = (await client().call('memory.complete', { field: 'store', prefix: '' })).values;
+    } catch {
+      // A token that may not list stores still reads its own store's map and changes.
+    }
+    return { resources: listedResources(stores, sessionStore) };
+  });
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: [
-      {
-        uriTemplate: 'memory://{id}',
-        name: 'memory',
-        title: 'A memory',
-        description: 'One memory in full, by id.',
-        mimeType: 'application/json',
-      },
-    ],
+    resourceTemplates: RESOURCE_TEMPLATES,
   }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const uri = request.params.uri;
-    const match = /^memory:\/\/(.+)$/.exec(uri);
-    if (!match)
-      throw new ProtocolError(
-        ErrorCode.InvalidParams,
-        `Unknown resource "${uri}": use memory://map or memory://<id>.`,
-      );
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) =>
+    readMemoryResource(client(), request.params.uri, options.defaultStore),
+  );
+
+  // Subscriptions: a URI is taken once it reads (it exists, and this client may read
+  // it); each committed change that makes it stale is told as resources/updated.
+  const subscribed = new Set<string>();
+  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    await readMemoryResource(client(), request.params.uri, options.defaultStore);
+    subscribed.add(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    subscribed.delete(request.params.uri);
+    return {};
+  });
+  const pending = new Set<string>();
+  let flushTimer: NodeJS.Timeout | null = null;
+  const flush = () => {
+    flushTimer = null;
+    for (const uri of pending) {
+      // Unsubscribed meanwhile: nothing to tell.
+      if (subscribed.has(uri)) server.sendResourceUpdated({ uri }).catch(() => undefined);
+    }
+    pending.clear();
+  };
+  const stale = (uris: string[]) => {
+    for (const u of uris) pending.add(u);
+    if (uris.length) flushTimer ??= setTimeout(flush, UPDATE_COALESCE_MS);
+  };
+  /** Whether this client may see any of the memories a change touched. */
+  const seesAny = async (store: string, ids: string[]) => {
     try {
-      if (match[1] === 'map') {
-        const map = await client().call('memory.map', withStore({}));
-        return { contents: [{ uri, mimeType: 'text/plain', text: map.text }] };
+      return (
+        (await client().call('memory.titles', { store, ids: ids.slice(0, 500) })).titles.length > 0
+      );
+    } catch {
+      return false;
+    }
+  };
+  const offs: (() => void)[] = [];
+  if (options.events) {
+    offs.push(
+      options.events.on('memory.changed', (payload) => {
+        if (subscribed.size === 0) return;
+        const uris = staleUris(subscribed, sessionStore, { event: 'memory.changed', payload });
+        if (uris.length === 0) return;
+        // An erased memory cannot be looked up any more: told to those who subscribed to it.
+        if (payload.change === 'erased') {
+          stale(uris.filter((u) => payload.ids.some((id) => u === `memory://${id}`)));
+          return;
+        }
+        void seesAny(payload.store, payload.ids).then((yes) => {
+          if (yes) stale(uris);
+        });
+      }),
+      options.events.on('link.changed', (payload) => {
+        if (subscribed.size === 0) return;
+        const uris = staleUris(subscribed, sessionStore, { event: 'link.changed', payload });
+        if (uris.length) stale(uris);
+      }),
+      // The listed resources are per store: a new or renamed store changes the list.
+      options.events.on('store.created', () => {
+        server.sendResourceListChanged().catch(() => undefined);
+      }),
+      options.events.on('store.renamed', () => {
+        server.sendResourceListChanged().catch(() => undefined);
+      }),
+    );
+  }
+  server.onclose = () => {
+    for (const off of offs.splice(0)) off();
+    if (flushTimer) clearTimeout(flushTimer);
+    subscribed.clear();
+  };
+
+  // ---------------------------------------------------------------- prompts
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: PROMPTS }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) =>
+    getPrompt(
+      client(),
+      request.params.name,
+      request.params.arguments ?? {},
+      options.defaultStore,
+      INSTRUCTIONS,
+    ),
+  );
+
+  // ---------------------------------------------------------------- completions
+  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    const { ref, argument, context } = request.params;
+    let field: 'store' | 'tag' | 'id' | 'kind' | undefined;
+    if (ref.type === 'ref/prompt') {
+      if (!PROMPTS.some((p) => p.name === ref.name)) {
+        throw new ProtocolError(
+          ErrorCode.InvalidParams,
+          `Unknown prompt "${ref.name}". Prompts: ${PROMPTS.map((p) => p.name).join(', ')}.`,
+        );
       }
-      const id = MemoryIdSchema.safeParse(match[1]);
-      if (!id.success)
-        throw new ProtocolError(ErrorCode.InvalidParams, `"${match[1]}" is not a memory id.`);
-      const memory = await client().call('memory.get', withStore({ id: id.data }));
-      return {
-        contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(memory, null, 2) }],
-      };
+      field = PROMPT_FIELDS[ref.name]?.[argument.name];
+    } else {
+      const template = RESOURCE_TEMPLATES.find((t) => t.uriTemplate === ref.uri);
+      if (!template) {
+        throw new ProtocolError(
+          ErrorCode.InvalidParams,
+          `Unknown resource template "${ref.uri}". Templates: ${RESOURCE_TEMPLATES.map((t) => t.uriTemplate).join(', ')}.`,
+        );
+      }
+      if (template.uriTemplate.includes(`{${argument.name}}`))
+        field = TEMPLATE_FIELDS[argument.name];
+    }
+    // An argument with no set of values (a budget, an offset) completes to nothing.
+    if (!field) return { completion: { values: [], total: 0, hasMore: false } };
+    const store = context?.arguments?.store ?? options.defaultStore;
+    try {
+      const r = await client().call('memory.complete', {
+        field,
+        prefix: argument.value,
+        ...(store && (field === 'tag' || field === 'id') ? { store } : {}),
+      });
+      return { completion: { values: r.values, total: r.total, hasMore: r.has_more } };
     } catch (err) {
-      if (err instanceof ProtocolError) throw err;
       const data = toErrorData(err);
       throw new ProtocolError(
-        data.code === 'not-found' ? ErrorCode.InvalidParams : ErrorCode.InternalError,
+        data.code === 'internal' ? ErrorCode.InternalError : ErrorCode.InvalidParams,
         data.message,
       );
     }
-  });
-
-  /** The `distill` prompt: a journal window the agent may read (its own session), and the rules. */
-  const distillPrompt = async (a: Record<string, string>) => {
-    const offset = Number(a.offset ?? 0);
-    const limit = Number(a.limit ?? 200);
-    if (!a.journal_id) throw new ProtocolError(ErrorCode.InvalidParams, 'journal_id is required.');
-    if (
-      !Number.isInteger(offset) ||
-      offset < 0 ||
-      !Number.isInteger(limit) ||
-      limit < 1 ||
-      limit > 1000
-    ) {
-      throw new ProtocolError(
-        ErrorCode.InvalidParams,
-        'offset is a whole number ≥ 0 and limit a whole number from 1 to 1000.',
-      );
-    }
-    let w;
-    try {
-      w = await client().call(
-        'journal.window',
-        withStore({ id: a.journal_id, offset, limit, audience: 'agent' as const }),
-      );
-    } catch (err) {
-      const data = toErrorData(err);
-      throw new ProtocolError(ErrorCode.InvalidParams, data.message);
-    }
-    return {
-      description: `Distil session ${w.journal_id}`,
-      messages: [
-        {
-          role: 'user' as const,
-          content: { type: 'text' as const, text: `${w.system}\n\n${w.prompt}` },
-        },
-      ],
-    };
-  };
-
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: [
-      {
-        name: 'bootstrap',
-        title: 'Load memory',
-        description:
-          'The memory map and the pinned memories, to start a session knowing what is stored.',
-        arguments: [
-          {
-            name: 'max_tokens',
-            description: 'Budget for the whole prompt (default 4000).',
-            required: false,
-          },
-        ],
-      },
-      {
-        name: 'distill',
-        title: 'Distil a session',
-        description:
-          'A window of a session journal you imported, turn by turn with who said what, and how to propose memories from it with propose_memories.',
-        arguments: [
-          {
-            name: 'journal_id',
-            description: 'The journal (from import_transcript).',
-            required: true,
-          },
-          { name: 'offset', description: 'The first turn (default 0).', required: false },
-          { name: 'limit', description: 'How many turns (default 200).', required: false },
-        ],
-      },
-    ],
-  }));
-
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
-    if (request.params.name === 'distill') return distillPrompt(request.params.arguments ?? {});
-    if (request.params.name !== 'bootstrap') {
-      throw new ProtocolError(
-        ErrorCode.InvalidParams,
-        `Unknown prompt "${request.params.name}". Prompts: bootstrap, distill.`,
-      );
-    }
-    const budget = Number(request.params.arguments?.max_tokens ?? 4000);
-    if (!Number.isInteger(budget) || budget < 200 || budget > 100_000) {
-      throw new ProtocolError(
-        ErrorCode.InvalidParams,
-        'max_tokens must be a whole number from 200 to 100000.',
-      );
-    }
-    // Pinned memories and the map, assembled and counted by the engine; the server's
-    // instructions come first, from the budget.
-    const context = await client().call(
-      'memory.bootstrap',
-      withStore({ max_tokens: Math.max(200, budget - INSTRUCTIONS_TOKENS) }),
-    );
-    const text = `${INSTRUCTIONS}\n\n${context.text}`;
-    return {
-      description: 'Loci memory for this session',
-      messages: [{ role: 'user', content: { type: 'text', text } }],
-    };
   });
 
   return server;

@@ -3,10 +3,19 @@
 // them too): what happened last time in a project (its episode memories), known error →
 // remedy for a message or a command, and the decisions and conventions in force.
 import { z } from 'zod';
-import type { MethodResult } from '../../shared/api';
+import type { MemoryView, MethodResult, RecallResult } from '../../shared/api';
+import { toolOutput } from './structured';
 import { fromContract, read, withStore, type ToolDefinition } from './toolKit';
 
 type Recall = MethodResult<'memory.recall'>;
+
+/** `session_summary`'s structured content: the episode memories of the sessions, newest first. */
+export interface SessionSummaryToolOutput {
+  sessions: Pick<MemoryView, 'id' | 'title' | 'content' | 'occurred_at' | 'tags'>[];
+}
+
+/** The structured content of `errors` and `decisions`: the hits of their recall. */
+export type TaggedRecallToolOutput = Pick<RecallResult, 'abstained' | 'results'>;
 
 function renderHits(r: Recall, none: string): string {
   if (r.abstained || r.results.length === 0) return none;
@@ -31,7 +40,14 @@ const projectTag = (project: string) =>
 /** A recall over the memories distillation tagged `tag`: `errors` and `decisions`. */
 function taggedRecall(
   defaultStore: string | undefined,
-  t: { name: string; title: string; description: string; query: string; tag: string; none: string },
+  t: {
+    name: 'errors' | 'decisions';
+    title: string;
+    description: string;
+    query: string;
+    tag: string;
+    none: string;
+  },
 ): ToolDefinition {
   return {
     name: t.name,
@@ -53,7 +69,7 @@ function taggedRecall(
       );
       return {
         text: renderHits(r, t.none),
-        structured: { abstained: r.abstained, results: r.results },
+        structured: toolOutput(t.name, { abstained: r.abstained, results: r.results }),
       };
     },
   };
@@ -103,7 +119,7 @@ export function sessionTools(defaultStore?: string): ToolDefinition[] {
           : `No session${a.project ? ` in ${String(a.project)}` : ''} has been imported yet (import_transcript reads one).`;
         return {
           text,
-          structured: {
+          structured: toolOutput('session_summary', {
             sessions: sessions.map((m) => ({
               id: m.id,
               title: m.title,
@@ -111,7 +127,7 @@ export function sessionTools(defaultStore?: string): ToolDefinition[] {
               occurred_at: m.occurred_at,
               tags: m.tags,
             })),
-          },
+          }),
         };
       },
     },

@@ -111,6 +111,7 @@ export async function runStdio(options: StdioOptions = {}): Promise<number> {
   const server = buildMcpServer({
     handlers,
     activity: engine.activity,
+    events: engine.events,
     transport: 'stdio',
     ...(grant ? { grant } : {}),
     defaultStore: options.store,

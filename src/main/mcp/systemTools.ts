@@ -2,10 +2,73 @@
 // stores, statistics, the doctor, dreams and file ingestion.
 import { z } from 'zod';
 import { DREAM_PHASES } from '../../shared/constants';
-import type { ModelDistillReport } from '../../shared/api';
+import type {
+  DreamPhaseReport,
+  DreamReport,
+  IngestFileReport,
+  IngestReport,
+  JournalDistillResult,
+  ModelDistillReport,
+  TranscriptFileReport,
+  TranscriptImportResult,
+} from '../../shared/api';
 import { JournalProposeArgsSchema } from '../../shared/schemas';
 import { sampleJournal } from './sampling';
+import { toolOutput } from './structured';
 import { fieldsOf, fromContract, read, withStore, write, type ToolDefinition } from './toolKit';
+
+/** `dream`'s structured content: the report, each phase counting its changes, not listing them. */
+export interface DreamToolOutput extends Pick<
+  DreamReport,
+  'id' | 'store' | 'dry_run' | 'status' | 'totals'
+> {
+  phases: (Pick<DreamPhaseReport, 'phase' | 'status' | 'examined' | 'proposals' | 'notes'> & {
+    /** What it changed (or, in a dry run, would change): how many. */
+    changes: number;
+  })[];
+}
+
+/** `ingest_file`'s structured content: the batch, and what happened to each file. */
+export interface IngestFileToolOutput extends Pick<
+  IngestReport,
+  'batch' | 'store' | 'status' | 'totals'
+> {
+  files: Pick<
+    IngestFileReport,
+    'path' | 'status' | 'format' | 'reason' | 'chunks' | 'document_id'
+  >[];
+}
+
+/** `import_transcript`'s structured content: each file's journal, episode and distillation. */
+export interface ImportTranscriptToolOutput extends Pick<
+  TranscriptImportResult,
+  'store' | 'totals'
+> {
+  files: (Pick<
+    TranscriptFileReport,
+    | 'path'
+    | 'status'
+    | 'format'
+    | 'session'
+    | 'journal_id'
+    | 'episode_id'
+    | 'distilled'
+    | 'model'
+    | 'reason'
+  > & {
+    /** The turns read from it (0 when none were). */
+    turns: number;
+  })[];
+}
+
+/**
+ * `distill_session`'s structured content: which model read the journal (`sampling`: the
+ * client's, `llm`: the configured one) and what it added, or `agent`: none was at hand.
+ */
+export type DistillSessionToolOutput =
+  | ({ via: 'sampling'; journal_id: string } & ModelDistillReport)
+  | ({ via: 'llm' } & JournalDistillResult)
+  | { via: 'agent'; journal_id: string };
 
 /** One line on what a model added to a journal. */
 const modelLine = (via: string, m: ModelDistillReport) =>
@@ -34,7 +97,7 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
         );
         return {
           text: `Recorded: ${r.successes} successes, ${r.failures} failures (Wilson lower bound ${r.wilson_lower}).`,
-          structured: r as unknown as Record<string, unknown>,
+          structured: toolOutput('record_outcome', r),
         };
       },
     },
@@ -56,7 +119,7 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
               )
               .join('\n\n')
           : 'No procedure for this is stored.';
-        return { text, structured: r as unknown as Record<string, unknown> };
+        return { text, structured: toolOutput('find_procedures', r) };
       },
     },
     {
@@ -70,7 +133,7 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
         const r = await client.call('store.list', {});
         return {
           text: r.stores.map((s) => `${s.name}${s.is_default ? ' (default)' : ''}`).join('\n'),
-          structured: r as unknown as Record<string, unknown>,
+          structured: toolOutput('stores', r),
         };
       },
     },
@@ -85,7 +148,7 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
         const r = await client.call('stats.get', withStore(a, {}, defaultStore));
         return {
           text: `${r.memories.live} memories (${r.memories.quarantined} quarantined, ${r.memories.pinned} pinned), ${r.links} links; semantic ${r.vectors.semantic} (${r.vectors.model}).`,
-          structured: r as unknown as Record<string, unknown>,
+          structured: toolOutput('stats', r),
         };
       },
     },
@@ -103,7 +166,7 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
           `Loci doctor (store ${r.store}): ${r.status} — ${r.counts.ok} ok, ${r.counts.warn} warnings, ${r.counts.fail} failures.`,
           ...problems.map((c) => `- [${c.status}] ${c.title}: ${c.finding} Fix: ${c.fix}`),
         ].join('\n');
-        return { text, structured: r as unknown as Record<string, unknown> };
+        return { text, structured: toolOutput('doctor', r) };
       },
     },
     {
@@ -125,7 +188,7 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
         );
         return {
           text: `${r.dry_run ? 'Dry run' : 'Dream'} ${r.id} ${r.status}: ${r.totals.changes} changes, ${r.totals.proposals} proposals for the user's review inbox.${r.error ? ` Error: ${r.error}` : ''}\n${lines.join('\n')}`,
-          structured: {
+          structured: toolOutput('dream', {
             id: r.id,
             store: r.store,
             dry_run: r.dry_run,
@@ -139,7 +202,7 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
               proposals: p.proposals,
               notes: p.notes,
             })),
-          },
+          }),
         };
       },
     },
@@ -180,7 +243,7 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
         );
         return {
           text: `Batch ${r.batch}: ${t.ingested} file${t.ingested === 1 ? '' : 's'} ingested (${t.memories} memories), ${t.skipped} skipped, ${t.failed} failed.\n${lines.slice(0, 50).join('\n')}${lines.length > 50 ? `\n… and ${lines.length - 50} more` : ''}`,
-          structured: {
+          structured: toolOutput('ingest_file', {
             batch: r.batch,
             store: r.store,
             status: r.status,
@@ -193,7 +256,7 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
               chunks: f.chunks,
               document_id: f.document_id,
             })),
-          },
+          }),
         };
       },
     },
@@ -221,7 +284,14 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
         if (session.sample) {
           for (const f of r.files) {
             if (f.journal_id && (f.status === 'imported' || f.status === 'replaced')) {
-              f.model = await sampleJournal(client, session.sample, f.journal_id, r.store);
+              f.model = await sampleJournal(
+                client,
+                session.sample,
+                f.journal_id,
+                r.store,
+                undefined,
+                { signal: session.signal },
+              );
             }
           }
         }
@@ -232,7 +302,7 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
         const t = r.totals;
         return {
           text: `${t.imported} imported, ${t.replaced} replaced, ${t.unchanged} unchanged, ${t.failed} failed; distilled: ${r.files.reduce((n, f) => n + (f.distilled?.written ?? 0), 0)} memories written, ${r.files.reduce((n, f) => n + (f.distilled?.proposed ?? 0), 0)} proposed for the user's review.\n${lines.slice(0, 50).join('\n')}${lines.length > 50 ? `\n… and ${lines.length - 50} more` : ''}`,
-          structured: {
+          structured: toolOutput('import_transcript', {
             store: r.store,
             totals: r.totals,
             files: r.files.map((f) => ({
@@ -247,7 +317,7 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
               ...(f.model ? { model: f.model } : {}),
               ...(f.reason ? { reason: f.reason } : {}),
             })),
-          },
+          }),
         };
       },
     },
@@ -276,7 +346,7 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
         );
         return {
           text: `${r.results.filter((x) => x.status === 'proposed').length} of ${r.results.length} proposed for the user's review.\n${lines.join('\n')}`,
-          structured: r as unknown as Record<string, unknown>,
+          structured: toolOutput('propose_memories', r),
         };
       },
     },
@@ -300,23 +370,28 @@ export function systemTools(defaultStore?: string): ToolDefinition[] {
             args.id,
             (a.store as string | undefined) ?? defaultStore,
             args.max_windows,
+            session,
           );
           return {
             text: modelLine("Your client's model", m),
-            structured: { via: 'sampling', journal_id: args.id, ...m },
+            structured: toolOutput('distill_session', {
+              via: 'sampling',
+              journal_id: args.id,
+              ...m,
+            }),
           };
         }
         try {
           const m = await client.call('journal.distill', withStore(a, args, defaultStore));
           return {
             text: modelLine('The configured model', m),
-            structured: { via: 'llm', ...m },
+            structured: toolOutput('distill_session', { via: 'llm', ...m }),
           };
         } catch (err) {
           if ((err as { code?: string }).code !== 'unavailable') throw err;
           return {
             text: `No model is at hand: your client offers no sampling and the user configured no endpoint (llm.url). Read the journal with the \`distill\` prompt (journal_id ${args.id}) and propose what is worth keeping with propose_memories.`,
-            structured: { via: 'agent', journal_id: args.id },
+            structured: toolOutput('distill_session', { via: 'agent', journal_id: args.id }),
           };
         }
       },

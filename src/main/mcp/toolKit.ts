@@ -2,7 +2,7 @@
 // and the small helpers the tool modules share (the optional store, the annotations of
 // reading and writing tools, the daemon's default store).
 import { z } from 'zod';
-import { methods, type LociClient, type MethodName } from '../../shared/api';
+import { methods, type CallProgress, type LociClient, type MethodName } from '../../shared/api';
 
 export interface ToolAnswer {
   text: string;
@@ -42,6 +42,10 @@ export interface ToolSession {
     prompt: string;
     maxTokens: number;
   }) => Promise<{ text: string; model: string }>;
+  /** Where a tool's own long loop is (the contract's long calls say theirs themselves). */
+  progress?: (p: CallProgress) => void;
+  /** Aborted when the client cancels the call. */
+  signal?: AbortSignal;
 }
 
 const STORE_DESCRIPTION = "The store to use (default: the daemon's default store).";

@@ -46,6 +46,8 @@ async function connectClient(
   );
   options.before?.(client);
   await client.connect(clientSide);
+  // The client now checks every structured answer against the tool's output schema.
+  await client.listTools();
   return client;
 }
 

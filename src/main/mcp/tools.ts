@@ -2,15 +2,40 @@
 // agents and outside tests call. Each tool is a thin mapping onto one contract method;
 // the text answer is a readable rendering of the same structured result.
 import { z } from 'zod';
-import type { MethodResult } from '../../shared/api';
+import type { MethodResult, RecallHit, RecallResult } from '../../shared/api';
 import { sessionTools } from './sessionTools';
 import { systemTools } from './systemTools';
+import { toolOutput } from './structured';
 import { truthTools } from './truthTools';
 import { fromContract, read, withStore, write, type ToolDefinition } from './toolKit';
 
 export type { ToolAnswer, ToolDefinition } from './toolKit';
 
 type Recall = MethodResult<'memory.recall'>;
+
+/** `recall`'s structured content: the answer without its timings and trace, compact hits. */
+export interface RecallToolOutput extends Pick<
+  RecallResult,
+  'how' | 'abstained' | 'confidence' | 'semantic' | 'degraded' | 'omitted' | 'hidden_versions'
+> {
+  results: Pick<
+    RecallHit,
+    | 'id'
+    | 'title'
+    | 'content'
+    | 'tags'
+    | 'kind'
+    | 'occurred_at'
+    | 'session'
+    | 'speaker'
+    | 'score'
+    | 'confidence'
+    | 'why'
+    | 'flags'
+    | 'conflicts_with'
+    | 'breakdown'
+  >[];
+}
 
 function renderRecall(r: Recall): string {
   const sure = `confidence ${r.confidence.level} (${r.confidence.value.toFixed(2)}: ${r.confidence.basis})`;
@@ -105,7 +130,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
                 ? ` It seems to contradict ${r.conflicts.map((c) => `[${c.id}] (conflict ${c.conflict})`).join(', ')}: the new one counts as current until decided; if you know which holds, call resolve, else tell the user.`
                 : ''
             }`;
-        return { text, structured: r as unknown as Record<string, unknown> };
+        return { text, structured: toolOutput('remember', r) };
       },
     },
     {
@@ -145,7 +170,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
       async run(client, a) {
         const { store: _s, ...rest } = a;
         const r = await client.call('memory.recall', withStore(a, rest as never, defaultStore));
-        const structured = {
+        const structured: RecallToolOutput = {
           how: r.how,
           abstained: r.abstained,
           confidence: r.confidence,
@@ -170,7 +195,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
             ...(h.breakdown ? { breakdown: h.breakdown } : {}),
           })),
         };
-        return { text: renderRecall(r), structured };
+        return { text: renderRecall(r), structured: toolOutput('recall', structured) };
       },
     },
     {
@@ -190,7 +215,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
           ...m.links.incoming.map((l) => `← ${l.type} ${l.from}`),
         ];
         const text = `[${m.id}] ${m.title} (${m.kind}, version ${m.version}${m.pinned ? ', pinned' : ''})\n${m.content}${m.tags.length ? `\n#${m.tags.join(' #')}` : ''}${links.length ? `\nLinks: ${links.join(', ')}` : ''}`;
-        return { text, structured: m as unknown as Record<string, unknown> };
+        return { text, structured: toolOutput('read', m) };
       },
     },
     {
@@ -219,7 +244,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
               : r.quarantined
                 ? `Updated ${r.id} (now version ${r.version}), but the new text looked like a credential, so the memory is quarantined: no agent will see it until the user approves it.`
                 : `Updated ${r.id} (now version ${r.version}).`,
-          structured: r as unknown as Record<string, unknown>,
+          structured: toolOutput('update', r),
         };
       },
     },
@@ -251,7 +276,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
           text: a.hard
             ? `Erased ${r.id} permanently.`
             : `Forgot ${r.id} (the user can restore it).`,
-          structured: r as unknown as Record<string, unknown>,
+          structured: toolOutput('forget', r),
         };
       },
     },
@@ -267,7 +292,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
         const r = await client.call('link.create', withStore(a, rest as never, defaultStore));
         return {
           text: `${r.change === 'created' ? 'Linked' : 'Updated the link'} ${r.from} —${r.type} (${r.weight})→ ${r.to}.`,
-          structured: r as unknown as Record<string, unknown>,
+          structured: toolOutput('link', r),
         };
       },
     },
@@ -289,7 +314,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
               )
               .join('\n')
           : 'No linked memories.';
-        return { text, structured: r as unknown as Record<string, unknown> };
+        return { text, structured: toolOutput('explore', r) };
       },
     },
     {
@@ -305,7 +330,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
         const text = r.items.length
           ? `${r.items.map((m) => `${m.created_at.slice(0, 16).replace('T', ' ')} [${m.id}] ${m.title}`).join('\n')}${r.total > r.items.length ? `\n(${r.total - r.items.length} more in this range)` : ''}`
           : 'No memories in this range.';
-        return { text, structured: r as unknown as Record<string, unknown> };
+        return { text, structured: toolOutput('timeline', r) };
       },
     },
     {
@@ -318,7 +343,7 @@ export function toolDefinitions(defaultStore?: string): ToolDefinition[] {
       async run(client, a) {
         const { store: _s, ...rest } = a;
         const r = await client.call('memory.map', withStore(a, rest as never, defaultStore));
-        return { text: r.text, structured: r as unknown as Record<string, unknown> };
+        return { text: r.text, structured: toolOutput('map', r) };
       },
     },
     ...truthTools(defaultStore),

@@ -4,8 +4,12 @@
 // replaces the other, both hold in their contexts, or not a conflict — and undo).
 import { z } from 'zod';
 import { LociError } from '../../shared/errors';
-import type { ConflictView, MethodResult } from '../../shared/api';
+import type { ConflictResolveResult, ConflictView, MethodResult } from '../../shared/api';
+import { toolOutput } from './structured';
 import { fromContract, read, withStore, write, type ToolDefinition } from './toolKit';
+
+/** `resolve`'s structured content: the conflicts decided, or (undo) the one opened again. */
+export type ResolveToolOutput = ConflictResolveResult | ConflictView;
 
 const quote = (s: string, max = 160) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
@@ -49,7 +53,7 @@ export function truthTools(defaultStore?: string): ToolDefinition[] {
       async run(client, a) {
         const { store: _s, ...rest } = a;
         const r = await client.call('memory.verify', withStore(a, rest as never, defaultStore));
-        return { text: renderVerify(r), structured: r as unknown as Record<string, unknown> };
+        return { text: renderVerify(r), structured: toolOutput('verify', r) };
       },
     },
     {
@@ -68,7 +72,7 @@ export function truthTools(defaultStore?: string): ToolDefinition[] {
         const text = r.conflicts.length
           ? `${r.conflicts.map(renderConflict).join('\n\n')}\n\n(${r.open} open in all${r.next_cursor ? '; more: pass cursor' : ''})`
           : `No ${a.state === 'all' ? '' : `${(a.state as string | undefined) ?? 'open'} `}conflicts.`;
-        return { text, structured: r as unknown as Record<string, unknown> };
+        return { text, structured: toolOutput('conflicts', r) };
       },
     },
     {
@@ -110,7 +114,7 @@ export function truthTools(defaultStore?: string): ToolDefinition[] {
           );
           return {
             text: `Undone: conflict ${v.id} is open again.`,
-            structured: v as unknown as Record<string, unknown>,
+            structured: toolOutput('resolve', v),
           };
         }
         const r = await client.call('conflict.resolve', withStore(a, rest as never, defaultStore));
@@ -123,7 +127,7 @@ export function truthTools(defaultStore?: string): ToolDefinition[] {
                 : `Conflict ${c.id}: dismissed (not a conflict).`,
           )
           .join('\n');
-        return { text, structured: r as unknown as Record<string, unknown> };
+        return { text, structured: toolOutput('resolve', r) };
       },
     },
   ];
