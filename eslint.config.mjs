@@ -173,6 +173,7 @@ export default tseslint.config(
       'e2e/artifacts/**',
       'docs/**',
       '.scratch/**',
+      '.pack/**',
     ],
   },
   js.configs.recommended,

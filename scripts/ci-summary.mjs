@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Prints CI's last line, `N passed, N failed`, from the JSON reports in .ci/out (vitest,
-// MCP conformance, the browser tests of e2e/run.ts in Playwright's stats shape) plus the
-// number of steps (build, lint, …) that failed outright.
+// MCP conformance, the npm package's checks, the browser tests of e2e/run.ts in
+// Playwright's stats shape) plus the number of steps (build, lint, …) that failed outright.
 import { existsSync, readFileSync } from 'node:fs';
 
 let passed = 0;
@@ -24,6 +24,13 @@ if (existsSync(e2e)) {
 const conformance = '.ci/out/conformance.json';
 if (existsSync(conformance)) {
   const r = JSON.parse(readFileSync(conformance, 'utf8'));
+  passed += r.passed ?? 0;
+  failed += r.failed ?? 0;
+}
+// scripts/pack-test.mjs --report: the checks of the npm package, installed and run.
+const pack = '.ci/out/pack.json';
+if (existsSync(pack)) {
+  const r = JSON.parse(readFileSync(pack, 'utf8'));
   passed += r.passed ?? 0;
   failed += r.failed ?? 0;
 }

@@ -2,22 +2,25 @@
 // port, else the default), the token, and how to start `loci mcp` from this installation.
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_PORT } from '../../../shared/api';
 import { isProcessAlive, readLock } from '../store/lock';
 import { loadOrCreateToken } from '../store/token';
 import type { SetupEnvironment } from './setup';
 
+/** The repository's package, and the one published to npm (scripts/pack.mjs). */
+const PACKAGE_NAMES = new Set(['loci', 'loci-memory']);
+
 /** This installation's `bin/loci.js`, found by walking up to the package root. */
-export function binScript(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
+export function binScript(from: string = fileURLToPath(import.meta.url)): string {
+  let dir = dirname(from);
   for (let i = 0; i < 8; i++) {
     const pkg = join(dir, 'package.json');
     if (existsSync(pkg) && existsSync(join(dir, 'bin', 'loci.js'))) {
       try {
-        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'loci')
-          return join(dir, 'bin', 'loci.js');
+        const name = (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name;
+        if (name && PACKAGE_NAMES.has(name)) return join(dir, 'bin', 'loci.js');
       } catch {
         /* keep looking */
       }
@@ -25,6 +28,18 @@ export function binScript(): string {
     dir = dirname(dir);
   }
   return 'loci';
+}
+
+/**
+ * How a stdio client starts `loci mcp`: this Node running this installation's script, or,
+ * when that script sits in npx's cache (`npx -y loci-memory setup`), which npm may empty
+ * or replace with a newer version, `npx -y loci-memory mcp` again.
+ */
+export function stdioCommand(script: string): { command: string; args: string[] } {
+  if (script === 'loci') return { command: 'loci', args: ['mcp'] };
+  if (script.includes(`${sep}_npx${sep}`))
+    return { command: 'npx', args: ['-y', 'loci-memory', 'mcp'] };
+  return { command: process.execPath, args: [script, 'mcp'] };
 }
 
 export function setupEnvironment(
@@ -47,8 +62,7 @@ export function setupEnvironment(
     endpoint: {
       url: `http://127.0.0.1:${port}/mcp`,
       token: loadOrCreateToken(dataDir).token,
-      command: script === 'loci' ? 'loci' : process.execPath,
-      args: script === 'loci' ? ['mcp'] : [script, 'mcp'],
+      ...stdioCommand(script),
     },
     daemonRunning: running,
   };
