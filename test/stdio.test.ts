@@ -5,6 +5,10 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { StatsResult } from '../src/shared/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDaemon } from '../src/main/daemon';
@@ -98,6 +102,55 @@ describe('loci mcp (stdio)', () => {
         expect(a.stderr()).toMatch(/forwarding to the Loci daemon/);
         await a.client.close();
         await b.client.close();
+      } finally {
+        await daemon.close();
+      }
+    },
+  );
+
+  it(
+    "forwards the daemon's notifications: a subscription, a call's progress and its log",
+    { timeout: 60_000 },
+    async () => {
+      const home = tempDir('loci-stdio-');
+      dirs.push(home);
+      const daemon = await startDaemon({ dataDir: home, port: 0, env: {} });
+      try {
+        const a = stdioClient(home, 'Cursor');
+        await a.client.connect(a.transport);
+        const updated: string[] = [];
+        a.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+          updated.push(n.params.uri);
+        });
+        const logs: string[] = [];
+        a.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+          logs.push(`${n.params.level}: ${String(n.params.data)}`);
+        });
+        await a.client.subscribeResource({ uri: 'memory://changes' });
+        // Another client — the person, in the daemon — writes.
+        await daemon.handlers.dispatch(
+          'memory.remember',
+          { content: 'Written by the person while Cursor listens.' },
+          { actor: { kind: 'cli' } },
+        );
+        const end = Date.now() + 5000;
+        while (!updated.includes('memory://changes') && Date.now() < end)
+          await new Promise((r) => setTimeout(r, 10));
+        expect(updated).toContain('memory://changes');
+
+        const progress: number[] = [];
+        const doctor = await a.client.callTool({ name: 'doctor', arguments: {} }, undefined, {
+          onprogress: (p) => {
+            progress.push(p.progress);
+          },
+        });
+        expect(doctor.isError).toBeFalsy();
+        expect(progress.length).toBeGreaterThan(0);
+
+        await a.client.setLoggingLevel('warning');
+        await a.client.callTool({ name: 'recall', arguments: { query: 'who listens' } });
+        expect(logs.some((l) => l.startsWith('warning: recall:'))).toBe(true);
+        await a.client.close();
       } finally {
         await daemon.close();
       }
