@@ -76,6 +76,9 @@ export const ERROR_META = 'loci/error';
 const DEFAULT_LOG_LEVEL: LoggingLevel = 'info';
 const LOG_RANK = new Map(LoggingLevelSchema.options.map((l, i) => [l, i]));
 
+/** Resources one session may watch at once. */
+export const MAX_SUBSCRIPTIONS = 1000;
+
 /** Changes that come together (a batch, an import) make one notification per resource. */
 const UPDATE_COALESCE_MS = 20;
 
@@ -380,6 +383,12 @@ export function buildMcpServer(options: McpSessionOptions): Server {
   // it); each committed change that makes it stale is told as resources/updated.
   const subscribed = new Set<string>();
   server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    if (!subscribed.has(request.params.uri) && subscribed.size >= MAX_SUBSCRIPTIONS) {
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        `This session has ${MAX_SUBSCRIPTIONS} subscriptions already, the most it may have: unsubscribe from some first (memory://changes tells of every change).`,
+      );
+    }
     await readMemoryResource(client(), request.params.uri, options.defaultStore);
     subscribed.add(request.params.uri);
     return {};

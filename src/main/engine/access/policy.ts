@@ -164,6 +164,11 @@ export function refusal(method: MethodName, args: unknown, actor: Actor): Refusa
     );
   }
   if (permission === 'info') return null;
+  // Completing store names or kinds reads no store (the names offered are the token's own).
+  if (method === 'memory.complete') {
+    const field = (args as { field?: unknown } | null)?.field;
+    if (field === 'store' || field === 'kind') return null;
+  }
   const store = storeOf(args);
   if (p.stores && !p.stores.includes(store)) {
     return deny(

@@ -25,6 +25,19 @@ export function completeKinds(prefix: string, limit: number): CompleteResult {
   return completeFrom(MEMORY_KINDS, prefix, limit);
 }
 
+/**
+ * The first `limit` values of a query asked for `limit + 1` rows; the whole count (a
+ * second query) only when there were more.
+ */
+function page(rows: { value: string }[], limit: number, count: () => number): CompleteResult {
+  const more = rows.length > limit;
+  return {
+    values: rows.slice(0, limit).map((r) => r.value),
+    total: more ? count() : rows.length,
+    has_more: more,
+  };
+}
+
 /** Tags of live memories the caller may see, the most used first. */
 export function completeTags(
   store: OpenStore,
@@ -33,27 +46,20 @@ export function completeTags(
   limit: number,
 ): CompleteResult {
   const vis = visibilityFilter(actor);
+  const from = `FROM memory_tag t JOIN memory m ON m.rid = t.rid
+      WHERE t.tag LIKE ? ESCAPE '\\' AND m.deleted_at IS NULL AND ${vis.sql}`;
+  const params = [likePrefix(prefix), ...vis.params];
   const rows = stmt(
     store.db,
-    `SELECT t.tag AS value, COUNT(*) AS n FROM memory_tag t JOIN memory m ON m.rid = t.rid
-      WHERE t.tag LIKE ? ESCAPE '\\' AND m.deleted_at IS NULL AND ${vis.sql}
-      GROUP BY t.tag ORDER BY n DESC, t.tag LIMIT ?`,
-  ).all(likePrefix(prefix), ...vis.params, limit + 1) as { value: string }[];
-  const total =
-    rows.length > limit
-      ? (
-          stmt(
-            store.db,
-            `SELECT COUNT(DISTINCT t.tag) AS n FROM memory_tag t JOIN memory m ON m.rid = t.rid
-              WHERE t.tag LIKE ? ESCAPE '\\' AND m.deleted_at IS NULL AND ${vis.sql}`,
-          ).get(likePrefix(prefix), ...vis.params) as { n: number }
-        ).n
-      : rows.length;
-  return {
-    values: rows.slice(0, limit).map((r) => r.value),
-    total,
-    has_more: rows.length > limit,
-  };
+    `SELECT t.tag AS value, COUNT(*) AS n ${from} GROUP BY t.tag ORDER BY n DESC, t.tag LIMIT ?`,
+  ).all(...params, limit + 1) as { value: string }[];
+  return page(
+    rows,
+    limit,
+    () =>
+      (stmt(store.db, `SELECT COUNT(DISTINCT t.tag) AS n ${from}`).get(...params) as { n: number })
+        .n,
+  );
 }
 
 /** Ids of live memories the caller may see, the latest changed first. */
@@ -65,24 +71,15 @@ export function completeIds(
 ): CompleteResult {
   const vis = visibilityFilter(actor);
   // Ids are upper-case ULIDs; what was typed is matched in any case.
-  const where = `m.id LIKE ? ESCAPE '\\' AND m.deleted_at IS NULL AND ${vis.sql}`;
-  const like = likePrefix(prefix.toUpperCase());
+  const from = `FROM memory m WHERE m.id LIKE ? ESCAPE '\\' AND m.deleted_at IS NULL AND ${vis.sql}`;
+  const params = [likePrefix(prefix.toUpperCase()), ...vis.params];
   const rows = stmt(
     store.db,
-    `SELECT m.id AS value FROM memory m WHERE ${where} ORDER BY m.updated_at DESC, m.rid DESC LIMIT ?`,
-  ).all(like, ...vis.params, limit + 1) as { value: string }[];
-  const total =
-    rows.length > limit
-      ? (
-          stmt(store.db, `SELECT COUNT(*) AS n FROM memory m WHERE ${where}`).get(
-            like,
-            ...vis.params,
-          ) as { n: number }
-        ).n
-      : rows.length;
-  return {
-    values: rows.slice(0, limit).map((r) => r.value),
-    total,
-    has_more: rows.length > limit,
-  };
+    `SELECT m.id AS value ${from} ORDER BY m.updated_at DESC, m.rid DESC LIMIT ?`,
+  ).all(...params, limit + 1) as { value: string }[];
+  return page(
+    rows,
+    limit,
+    () => (stmt(store.db, `SELECT COUNT(*) AS n ${from}`).get(...params) as { n: number }).n,
+  );
 }
