@@ -283,6 +283,11 @@ describe('MemoriesView', () => {
     const c = client();
     renderWithClient(view(), c);
     await screen.findByText('Memory number 0');
+    // The keys move within what the list knows it holds: wait until it knows (a busy
+    // machine renders the first row before the count has settled).
+    await waitFor(() =>
+      expect(screen.getByTestId('memories-total').textContent).toBe('40 memories'),
+    );
     grid().focus();
     fireEvent.keyDown(grid(), { key: 'j' });
     fireEvent.keyDown(grid(), { key: 'j' });
