@@ -94,7 +94,7 @@ export class HandlerRegistry {
       const storage = storageError(err);
       if (storage) throw storage;
       const data = toErrorData(err);
-      // Unexpected failures are reported once to the engine's log, never to the caller.
+      // Unexpected failures: the stack once to the engine's log; the caller learns only that it failed.
       process.emitWarning(`${method} failed: ${(err as Error)?.stack ?? String(err)}`);
       ctx.log?.(
         'error',
