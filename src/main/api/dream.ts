@@ -9,7 +9,7 @@ export function registerDreamHandlers(registry: HandlerRegistry, engine: Engine)
   registry.register('dream.run', async (args, ctx) => {
     // The cycle is named here, so that its progress and its cancel are this call's.
     const id = args.id ?? engine.newId();
-    const stop = watchCall(
+    return watchCall(
       ctx,
       engine.events,
       'dream.progressed',
@@ -24,12 +24,8 @@ export function registerDreamHandlers(registry: HandlerRegistry, engine: Engine)
         };
       },
       () => dreams.cancel({ id }),
+      () => dreams.run({ ...args, id }, ctx.actor),
     );
-    try {
-      return await dreams.run({ ...args, id }, ctx.actor);
-    } finally {
-      stop();
-    }
   });
   registry.register('dream.cancel', (args) => dreams.cancel(args));
   registry.register('dream.list', (args) => dreams.list(args));

@@ -9,7 +9,7 @@ export function registerIngestHandlers(registry: HandlerRegistry, engine: Engine
   registry.register('ingest.files', async (args, ctx) => {
     // The batch is named here, so that its progress and its cancel are this call's.
     const batch = args.batch ?? engine.newId();
-    const stop = watchCall(
+    return watchCall(
       ctx,
       engine.events,
       'ingest.progressed',
@@ -30,16 +30,9 @@ export function registerIngestHandlers(registry: HandlerRegistry, engine: Engine
         };
       },
       () => ingest.cancel({ batch }),
+      () =>
+        ingest.files({ ...args, batch }, ctx.actor, engine.confirmHook(ctx, 'ingest.files', args)),
     );
-    try {
-      return await ingest.files(
-        { ...args, batch },
-        ctx.actor,
-        engine.confirmHook(ctx, 'ingest.files', args),
-      );
-    } finally {
-      stop();
-    }
   });
   registry.register('ingest.upload', (args) => ingest.upload(args));
   registry.register('ingest.cancel', (args) => ingest.cancel(args));

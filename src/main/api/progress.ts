@@ -9,16 +9,17 @@ import type { EngineEvents } from '../engine/events';
 /**
  * Watches one long call: its events (those `pick` maps to a progress) go to the caller,
  * and the caller's abort runs `cancel` — again at each later event of the call, for an
- * abort that came before the engine had registered the work. Returns the stop function.
+ * abort that came before the engine had registered the work — while `run` runs.
  */
-export function watchCall<E extends EventName>(
+export async function watchCall<E extends EventName, T>(
   ctx: CallContext,
   events: EngineEvents,
   event: E,
   pick: (payload: EventMap[E]) => CallProgress | null,
   cancel: () => unknown,
-): () => void {
-  if (!ctx.progress && !ctx.signal) return () => undefined;
+  run: () => Promise<T>,
+): Promise<T> {
+  if (!ctx.progress && !ctx.signal) return run();
   const sink = progressSink(ctx);
   const off = events.on(event, (payload) => {
     const p = pick(payload);
@@ -29,9 +30,11 @@ export function watchCall<E extends EventName>(
   const onAbort = () => cancel();
   ctx.signal?.addEventListener('abort', onAbort, { once: true });
   if (ctx.signal?.aborted) cancel();
-  return () => {
+  try {
+    return await run();
+  } finally {
     off();
     ctx.signal?.removeEventListener('abort', onAbort);
     sink.close();
-  };
+  }
 }

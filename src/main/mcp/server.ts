@@ -16,8 +16,6 @@ import {
   LoggingLevelSchema,
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
   type CallToolResult,
   type LoggingLevel,
   type RequestId,
@@ -38,9 +36,9 @@ import {
   listedResources,
   readMemoryResource,
   RESOURCE_TEMPLATES,
-  staleUris,
   TEMPLATE_FIELDS,
 } from './resources';
+import { watchResources } from './subscriptions';
 import type { ToolSession } from './toolKit';
 import { toolDefinitions } from './tools';
 
@@ -75,12 +73,6 @@ export const ERROR_META = 'loci/error';
 /** Until the client sets a level, it is told what is worth its attention (info and up). */
 const DEFAULT_LOG_LEVEL: LoggingLevel = 'info';
 const LOG_RANK = new Map(LoggingLevelSchema.options.map((l, i) => [l, i]));
-
-/** Resources one session may watch at once. */
-export const MAX_SUBSCRIPTIONS = 1000;
-
-/** Changes that come together (a batch, an import) make one notification per resource. */
-const UPDATE_COALESCE_MS = 20;
 
 /** How long the person has to answer a confirmation asked in the client. */
 const ELICIT_TIMEOUT_MS = 120_000;
@@ -379,83 +371,12 @@ export function buildMcpServer(options: McpSessionOptions): Server {
     readMemoryResource(client(), request.params.uri, options.defaultStore),
   );
 
-  // Subscriptions: a URI is taken once it reads (it exists, and this client may read
-  // it); each committed change that makes it stale is told as resources/updated.
-  const subscribed = new Set<string>();
-  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
-    if (!subscribed.has(request.params.uri) && subscribed.size >= MAX_SUBSCRIPTIONS) {
-      throw new ProtocolError(
-        ErrorCode.InvalidParams,
-        `This session has ${MAX_SUBSCRIPTIONS} subscriptions already, the most it may have: unsubscribe from some first (memory://changes tells of every change).`,
-      );
-    }
-    await readMemoryResource(client(), request.params.uri, options.defaultStore);
-    subscribed.add(request.params.uri);
-    return {};
+  watchResources(server, {
+    client,
+    events: options.events,
+    defaultStore: options.defaultStore,
+    sessionStore,
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
-    subscribed.delete(request.params.uri);
-    return {};
-  });
-  const pending = new Set<string>();
-  let flushTimer: NodeJS.Timeout | null = null;
-  const flush = () => {
-    flushTimer = null;
-    for (const uri of pending) {
-      // Unsubscribed meanwhile: nothing to tell.
-      if (subscribed.has(uri)) server.sendResourceUpdated({ uri }).catch(() => undefined);
-    }
-    pending.clear();
-  };
-  const stale = (uris: string[]) => {
-    for (const u of uris) pending.add(u);
-    if (uris.length) flushTimer ??= setTimeout(flush, UPDATE_COALESCE_MS);
-  };
-  /** Whether this client may see any of the memories a change touched. */
-  const seesAny = async (store: string, ids: string[]) => {
-    try {
-      return (
-        (await client().call('memory.titles', { store, ids: ids.slice(0, 500) })).titles.length > 0
-      );
-    } catch {
-      return false;
-    }
-  };
-  const offs: (() => void)[] = [];
-  if (options.events) {
-    offs.push(
-      options.events.on('memory.changed', (payload) => {
-        if (subscribed.size === 0) return;
-        const uris = staleUris(subscribed, sessionStore, { event: 'memory.changed', payload });
-        if (uris.length === 0) return;
-        // An erased memory cannot be looked up any more: told to those who subscribed to it.
-        if (payload.change === 'erased') {
-          stale(uris.filter((u) => payload.ids.some((id) => u === `memory://${id}`)));
-          return;
-        }
-        void seesAny(payload.store, payload.ids).then((yes) => {
-          if (yes) stale(uris);
-        });
-      }),
-      options.events.on('link.changed', (payload) => {
-        if (subscribed.size === 0) return;
-        const uris = staleUris(subscribed, sessionStore, { event: 'link.changed', payload });
-        if (uris.length) stale(uris);
-      }),
-      // The listed resources are per store: a new or renamed store changes the list.
-      options.events.on('store.created', () => {
-        server.sendResourceListChanged().catch(() => undefined);
-      }),
-      options.events.on('store.renamed', () => {
-        server.sendResourceListChanged().catch(() => undefined);
-      }),
-    );
-  }
-  server.onclose = () => {
-    for (const off of offs.splice(0)) off();
-    if (flushTimer) clearTimeout(flushTimer);
-    subscribed.clear();
-  };
 
   // ---------------------------------------------------------------- prompts
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: PROMPTS }));
