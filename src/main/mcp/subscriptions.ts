@@ -48,30 +48,56 @@ export function watchResources(server: Server, watch: ResourceWatch): void {
     subscribed.delete(request.params.uri);
     return {};
   });
-  const pending = new Set<string>();
+  /**
+   * Stale URIs waiting to be told, each with the changes (store, ids) of which the client
+   * must see one memory for it to be told — null: told whatever it may see.
+   */
+  type Change = { store: string; ids: string[] };
+  let pending = new Map<string, Change[] | null>();
   let flushTimer: NodeJS.Timeout | null = null;
-  const flush = () => {
+  /** The memories among `ids` of `store` this client may see, as `store\nid` keys. */
+  const visible = async (store: string, ids: Set<string>, into: Set<string>) => {
+    const all = [...ids];
+    for (let i = 0; i < all.length; i += 500) {
+      try {
+        const r = await watch.client().call('memory.titles', { store, ids: all.slice(i, i + 500) });
+        for (const t of r.titles) into.add(`${store}\n${t.id}`);
+      } catch {
+        // A store gone or no longer readable: nothing in it to tell of.
+      }
+    }
+  };
+  // What came together is checked together: one visibility query per store per flush,
+  // whatever the number of changes (an import makes thousands).
+  const flush = async () => {
     flushTimer = null;
-    for (const uri of pending) {
-      // Unsubscribed meanwhile: nothing to tell.
-      if (subscribed.has(uri)) server.sendResourceUpdated({ uri }).catch(() => undefined);
+    const batch = pending;
+    pending = new Map();
+    const wanted = new Map<string, Set<string>>();
+    for (const changes of batch.values()) {
+      for (const c of changes ?? []) {
+        const ids = wanted.get(c.store) ?? new Set<string>();
+        for (const id of c.ids) ids.add(id);
+        wanted.set(c.store, ids);
+      }
     }
-    pending.clear();
-  };
-  const stale = (uris: string[]) => {
-    for (const u of uris) pending.add(u);
-    if (uris.length) flushTimer ??= setTimeout(flush, UPDATE_COALESCE_MS);
-  };
-  /** Whether this client may see any of the memories a change touched. */
-  const seesAny = async (store: string, ids: string[]) => {
-    try {
-      return (
-        (await watch.client().call('memory.titles', { store, ids: ids.slice(0, 500) })).titles
-          .length > 0
-      );
-    } catch {
-      return false;
+    const seen = new Set<string>();
+    for (const [store, ids] of wanted) await visible(store, ids, seen);
+    for (const [uri, changes] of batch) {
+      // Unsubscribed meanwhile, or about nothing this client may see: nothing to tell.
+      if (!subscribed.has(uri)) continue;
+      if (changes && !changes.some((c) => c.ids.some((id) => seen.has(`${c.store}\n${id}`))))
+        continue;
+      server.sendResourceUpdated({ uri }).catch(() => undefined);
     }
+  };
+  const stale = (uris: string[], change: Change | null) => {
+    for (const u of uris) {
+      const held = pending.get(u);
+      if (held === null) continue;
+      pending.set(u, change ? [...(held ?? []), change] : null);
+    }
+    if (uris.length) flushTimer ??= setTimeout(() => void flush(), UPDATE_COALESCE_MS);
   };
   const offs: (() => void)[] = [];
   if (watch.events) {
@@ -85,17 +111,18 @@ export function watchResources(server: Server, watch: ResourceWatch): void {
         if (uris.length === 0) return;
         // An erased memory cannot be looked up any more: told to those who subscribed to it.
         if (payload.change === 'erased') {
-          stale(uris.filter((u) => payload.ids.some((id) => u === `memory://${id}`)));
+          stale(
+            uris.filter((u) => payload.ids.some((id) => u === `memory://${id}`)),
+            null,
+          );
           return;
         }
-        void seesAny(payload.store, payload.ids).then((yes) => {
-          if (yes) stale(uris);
-        });
+        stale(uris, { store: payload.store, ids: payload.ids });
       }),
       watch.events.on('link.changed', (payload) => {
         if (subscribed.size === 0) return;
         const uris = staleUris(subscribed, watch.sessionStore, { event: 'link.changed', payload });
-        if (uris.length) stale(uris);
+        stale(uris, null);
       }),
       // The listed resources are per store: a new or renamed store changes the list.
       watch.events.on('store.created', () => {
