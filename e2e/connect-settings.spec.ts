@@ -5,6 +5,9 @@
 // real HOME (writing would edit real editor configs) and every spec shares its token;
 // the component tests cover both.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expectText, poll } from './harness/poll';
@@ -317,4 +320,58 @@ export async function connectGivesAClientATokenOfItsOwn(t: E2EContext) {
     { message: 'the revoked token refused' },
   );
   await row.waitFor({ state: 'detached' });
+}
+
+export async function settingsSyncsTheStoreThroughAFolder(t: E2EContext) {
+  // A folder as Syncthing or Dropbox would keep in step; nothing else watches it here.
+  const folder = mkdtempSync(join(tmpdir(), 'loci-e2e-sync-'));
+  try {
+    await t.open('/settings');
+    const page = t.page;
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    const card = page.getByRole('region', { name: 'Sync' });
+    const form = card.getByRole('form', { name: 'Connect the store to sync' });
+    await form.waitFor();
+    assert.match(
+      (await card.textContent()) ?? '',
+      /Private and quarantined memories never leave this device/,
+    );
+
+    // Connect the default store to the folder.
+    await form.getByRole('radio', { name: 'A synced folder' }).check();
+    await form.getByLabel('Folder', { exact: true }).fill(folder);
+    await form.getByRole('button', { name: 'Connect' }).click();
+    await page.getByText(`The store “default” now syncs with ${folder}.`).waitFor();
+    await expectText(card.getByTestId('sync-target'), folder);
+    await expectText(card.getByTestId('sync-state'), 'in step', 20_000);
+
+    // This device in the devices table.
+    const mine = card.locator('[data-testid="sync-devices"] tbody tr[aria-current="true"]');
+    await mine.waitFor({ timeout: 20_000 });
+    assert.match((await mine.textContent()) ?? '', /this device/);
+    const { device } = await t.api('sync.status', {});
+    assert.match((await mine.textContent()) ?? '', new RegExp(device.name));
+
+    // Sync now, with what moved.
+    await card.getByRole('button', { name: 'Sync now' }).click();
+    await poll(
+      async () => (await card.getByTestId('sync-run').textContent()) ?? '',
+      (s) => /^Synced in .+: sent \d+, received \d+, applied \d+/.test(s),
+      { message: 'the result of Sync now' },
+    );
+    await expectText(card.getByTestId('sync-state'), 'in step');
+    await expectText(card.locator('[data-stat="sync.pending"]'), '0 operations');
+    assert.ok(readdirSync(folder).length > 0, 'the folder holds what the store sent');
+
+    await t.checkA11y('Settings, syncing');
+    await dismissToasts(page);
+    await page.mouse.move(0, 0);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await card.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await t.screenshot('settings-sync');
+  } finally {
+    // The daemon is shared with the specs that follow: the store stops syncing again.
+    await t.api('sync.leave', {}).catch(() => undefined);
+    rmSync(folder, { recursive: true, force: true });
+  }
 }

@@ -63,6 +63,8 @@ const READS: MethodName[] = [
   'journal.window',
   'conflict.list',
   'memory.verify',
+  'sync.status',
+  'sync.devices',
 ];
 
 /**
@@ -97,6 +99,8 @@ const OUTSIDE_THE_CHAIN: Partial<Record<MethodName, string>> = {
   'eval.run': 'replays marked queries without rehearsal and keeps the scores',
   'conflict.scan':
     'compares memories; each conflict it finds is audited as conflict.detect (engine/conflicts/conflicts.test.ts checks)',
+  'sync.now':
+    'sends and receives operations; each one applied from another device is audited as sync.apply (engine/sync/replica.test.ts checks)',
 };
 
 let t: TestEngine;
@@ -223,6 +227,23 @@ const conflicting = async () => {
 };
 
 const WRITES: Partial<Record<MethodName, Scenario>> = {
+  'sync.connect': {
+    actions: ['sync.connect'],
+    actors: [ui, cli],
+    prepare: async () => {
+      await t.cli.call('sync.leave', {});
+    },
+    run: (c) => c.call('sync.connect', { folder: tempDir('loci-coverage-sync-') }),
+  },
+  'sync.leave': {
+    actions: ['sync.leave'],
+    actors: [ui, cli],
+    prepare: async () => {
+      await t.cli.call('sync.leave', {});
+      await t.cli.call('sync.connect', { folder: tempDir('loci-coverage-sync-') });
+    },
+    run: (c) => c.call('sync.leave', {}),
+  },
   'conflict.resolve': {
     actions: ['conflict.resolve', 'memory.update'],
     run: async (c) => {

@@ -120,6 +120,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     engine.setServing({ url, port: http.port, tokenPath: tok?.path ?? null, host });
     // Dreams run on their own once the daemon has been idle (config `dream.*`).
     engine.dreams.startSchedule(() => engine.registry.list().map((s) => s.name));
+    engine.sync.start();
     return {
       engine,
       handlers,

@@ -137,6 +137,8 @@ export interface EventMap {
     total: number;
     done: boolean;
   };
+  /** A store's sync: a cycle ran, failed, or the store joined or left its hub or folder. */
+  'sync.changed': { store: string; state: 'idle' | 'syncing' | 'error' | 'left' };
 }
 
 export type EventName = keyof EventMap;
@@ -163,4 +165,5 @@ export const EVENT_NAMES: EventName[] = [
   'conflict.changed',
   'conflict.progressed',
   'journal.distill.progressed',
+  'sync.changed',
 ];

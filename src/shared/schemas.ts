@@ -31,3 +31,4 @@ export * from './schemas/dream';
 export * from './schemas/transcripts';
 export * from './schemas/conflicts';
 export * from './schemas/security';
+export * from './schemas/sync';

@@ -12,6 +12,7 @@ import type { Engine } from '../engine/engine';
 import { registerAuditHandlers } from './audit';
 import { registerConflictHandlers } from './conflicts';
 import { registerDoctorHandlers } from './doctor';
+import { registerSyncHandlers } from './sync';
 import { registerDreamHandlers } from './dream';
 import { registerEvalHandlers } from './eval';
 import { registerIngestHandlers } from './ingest';
@@ -48,6 +49,7 @@ export function createHandlers(engine: Engine): HandlerRegistry {
   registerIngestHandlers(registry, engine);
   registerAuditHandlers(registry, engine);
   registerDoctorHandlers(registry, engine);
+  registerSyncHandlers(registry, engine);
   registerDreamHandlers(registry, engine);
   registerEvalHandlers(registry, engine);
   registerTranscriptHandlers(registry, engine);

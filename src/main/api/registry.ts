@@ -13,6 +13,8 @@ import { LociError, toErrorData } from '../../shared/errors';
 import { describeIssues } from '../../shared/validation';
 import { storageError } from '../engine/store/storageErrors';
 import { withCallLog } from '../engine/warnings';
+import { asWriter } from '../engine/sync/writer';
+import { actorName } from '../engine/memory/model';
 
 export type Handler<M extends MethodName> = (
   args: ParsedArgs<M>,
@@ -86,7 +88,9 @@ export class HandlerRegistry {
     this.observer?.began();
     try {
       return await this.scope(async () =>
-        withCallLog(ctx.log, () => handler(parsed.data as ParsedArgs<MethodName>, ctx)),
+        withCallLog(ctx.log, () =>
+          asWriter(actorName(ctx.actor), () => handler(parsed.data as ParsedArgs<MethodName>, ctx)),
+        ),
       );
     } catch (err) {
       if (err instanceof LociError) throw err;

@@ -32,6 +32,7 @@ import { registerTranscriptCommands } from './commands/transcripts';
 import { askSecret, colorsFor, type CliIo } from './io';
 import { registerEncryptionCommands } from './commands/encryption';
 import { registerClientCommands } from './commands/clients';
+import { registerSyncCommands } from './commands/sync';
 
 export { EXIT_CODES, EXIT_FINDINGS } from './exitCodes';
 
@@ -179,6 +180,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerStoreCommands(program, ctx);
   registerEncryptionCommands(program, ctx);
   registerClientCommands(program, ctx);
+  registerSyncCommands(program, ctx);
   registerModelCommands(program, ctx);
   registerServeCommands(program, ctx);
   registerSetupCommands(program, ctx);

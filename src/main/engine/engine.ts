@@ -42,6 +42,7 @@ import { KeyVault, type KeyVaultOptions } from './store/keys';
 import { StoreRegistry, type OpenStore } from './store/registry';
 import { storageError } from './store/storageErrors';
 import { TranscriptService } from './transcripts/service';
+import { SyncService, type SyncOptions } from './sync/service';
 import { warn } from './warnings';
 
 /**
@@ -97,6 +98,8 @@ export interface EngineOptions {
    * passphrase prompt; the environment (LOCI_PASSPHRASE) defaults to `env`.
    */
   keys?: KeyVaultOptions;
+  /** Sync: cycle timings and (tests) the transport. */
+  sync?: SyncOptions;
 }
 
 export class Engine {
@@ -137,6 +140,8 @@ export class Engine {
   readonly conflicts: ConflictService;
   /** Client tokens and what each may do (every call is authorised against it). */
   readonly access: AccessControl;
+  /** Stores synced with a PostgreSQL hub or a synced folder (run by the daemon). */
+  readonly sync: SyncService;
   /** Requests an agent may make only with the person's yes, asked in the client. */
   readonly confirmations: Confirmations;
 
@@ -224,6 +229,22 @@ export class Engine {
       ...(options.ingest?.limits ? { limits: options.ingest.limits } : {}),
       ...(options.ingest?.hooks ? { hooks: options.ingest.hooks } : {}),
     });
+    this.sync = new SyncService(
+      {
+        dataDir,
+        vault: registry.vault,
+        now: this.now,
+        events: this.events,
+        activity: this.activity,
+        store: (name) => this.store(name),
+        inCall: (fn) => this.inCall(fn),
+        created: async (store, created, actor) => {
+          await this.created(store, created, actor);
+        },
+        changed: (store, ids, change, actor) => this.changed(store, ids, change, actor),
+      },
+      options.sync,
+    );
     this.transcripts = new TranscriptService({
       events: this.events,
       now: this.now,
@@ -491,6 +512,7 @@ export class Engine {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    await this.sync.close();
     await this.dreams.close();
     await this.rehearsals.flush();
     this.audit.reads.flush();

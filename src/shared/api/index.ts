@@ -77,6 +77,9 @@ import {
   StoreExportArgsSchema,
   ClientAddArgsSchema,
   ClientNameArgsSchema,
+  SyncConnectArgsSchema,
+  SyncStatusArgsSchema,
+  SyncStoreArgsSchema,
 } from '../schemas';
 import type {
   ClientTokenResult,
@@ -106,6 +109,13 @@ import {
   type EvalRunsResult,
 } from '../eval';
 import type { AtlasResult } from './atlas';
+import type {
+  SyncDevicesResult,
+  SyncLeaveResult,
+  SyncRunResult,
+  SyncStatusResult,
+  SyncStoreStatus,
+} from './sync';
 import type {
   JournalDistillResult,
   JournalListResult,
@@ -200,6 +210,7 @@ export * from './dream';
 export * from './transcripts';
 export * from './conflicts';
 export * from './security';
+export * from './sync';
 
 // ---------------------------------------------------------------- the map
 
@@ -329,6 +340,11 @@ export const methods = {
   'memory.verify': method<VerifyResult>()(VerifyArgsSchema),
   'journal.window': method<JournalWindowResult>()(JournalWindowArgsSchema),
   'journal.distill': method<JournalDistillResult>()(JournalDistillArgsSchema),
+  'sync.connect': method<SyncStoreStatus>()(SyncConnectArgsSchema),
+  'sync.status': method<SyncStatusResult>()(SyncStatusArgsSchema),
+  'sync.now': method<SyncRunResult>()(SyncStoreArgsSchema),
+  'sync.devices': method<SyncDevicesResult>()(SyncStoreArgsSchema),
+  'sync.leave': method<SyncLeaveResult>()(SyncStoreArgsSchema),
 } as const;
 
 export type MethodMap = typeof methods;

@@ -121,6 +121,12 @@ export const METHOD_PERMISSIONS: Record<MethodName, Permission> = {
   'memory.verify': 'read',
   'journal.window': 'read',
   'journal.distill': 'write',
+  // Where a store's memories go beyond this machine is the owner's decision.
+  'sync.connect': 'owner',
+  'sync.status': 'owner',
+  'sync.now': 'owner',
+  'sync.devices': 'owner',
+  'sync.leave': 'owner',
 };
 
 /** The flag of `loci clients add` that refuses each permission, for the message. */

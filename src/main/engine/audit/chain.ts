@@ -104,7 +104,10 @@ export type AuditAction =
   | 'journal.distilled'
   | 'conflict.detect'
   | 'conflict.resolve'
-  | 'conflict.reopen';
+  | 'conflict.reopen'
+  | 'sync.connect'
+  | 'sync.leave'
+  | 'sync.apply';
 
 export interface AuditEntryInput {
   actor: string;

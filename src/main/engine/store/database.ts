@@ -8,6 +8,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { LociError } from '../../../shared/errors';
 import { applyKey } from './cipher';
 import { sqliteBindingOptions, unpackedPath } from './native';
+import { registerWriterFunction } from '../sync/writer';
 
 export type Db = Database.Database;
 
@@ -118,6 +119,8 @@ function applyPragmas(db: Db, options: OpenOptions): void {
   db.pragma('foreign_keys = ON');
   db.pragma(`busy_timeout = ${busy}`);
   db.pragma('temp_store = MEMORY');
+  // The replication log's triggers name the writer (sync/writer.ts).
+  registerWriterFunction(db);
   // An encrypted page is decrypted each time it enters SQLite's page cache (the OS cache
   // holds only ciphertext, and encryption turns mmap off): a larger cache keeps the hot
   // pages decrypted. It grows with use only, up to 32 MiB.

@@ -33,6 +33,7 @@ import {
   type KeySource,
   type KeyVaultOptions,
   type ScryptParams,
+  type SecretBox,
   type Slot,
 } from './keySources';
 import { keysDir, storeDir } from './paths';
@@ -109,6 +110,12 @@ export class KeyVault {
   private keyring(): Promise<Keyring | null> {
     this.keyringProbe ??= probeOsKeyring();
     return this.keyringProbe;
+  }
+
+  /** The OS's secret stores this process reaches (sync/credentials.ts keeps hub passwords there). */
+  async secretStores(): Promise<{ box: SecretBox | null; keyring: Keyring | null }> {
+    const box = this.options.secretBox?.available() ? this.options.secretBox : null;
+    return { box, keyring: await this.keyring() };
   }
 
   /** Where a new key goes when the person does not say: the safest source reachable. */

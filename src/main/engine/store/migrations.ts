@@ -418,6 +418,58 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 13,
+    name: 'replication log: operations with their clocks, tombstones, what changed since the last capture',
+    up(db) {
+      // sync_op: every operation of the store's shared log, made here (local = 1) or
+      // received, named by its hybrid logical clock `h` (sync/hlc.ts); r1/r2 are the
+      // memories it mentions, so a memory arriving late finds its links. sync_dirty is
+      // filled by triggers that exist only while the store syncs (sync/capture.ts),
+      // in the writing transaction, so no change is missed by a crash before capture.
+      db.exec(`
+        CREATE TABLE sync_op (
+          seq INTEGER PRIMARY KEY,
+          h TEXT NOT NULL UNIQUE,
+          d TEXT NOT NULL,
+          e TEXT NOT NULL,
+          r1 TEXT NOT NULL,
+          r2 TEXT,
+          x INTEGER NOT NULL DEFAULT 0 CHECK (x IN (0, 1)),
+          b TEXT NOT NULL CHECK (json_valid(b)),
+          local INTEGER NOT NULL CHECK (local IN (0, 1)),
+          pushed INTEGER NOT NULL DEFAULT 0 CHECK (pushed IN (0, 1)),
+          received_at INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX sync_op_entity ON sync_op(e, h);
+        CREATE INDEX sync_op_r1 ON sync_op(r1);
+        CREATE INDEX sync_op_r2 ON sync_op(r2) WHERE r2 IS NOT NULL;
+        CREATE INDEX sync_op_unpushed ON sync_op(seq) WHERE local = 1 AND pushed = 0;
+        CREATE TABLE sync_tombstone (
+          id TEXT PRIMARY KEY,
+          h TEXT NOT NULL,
+          at INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        CREATE TABLE sync_dirty (
+          seq INTEGER PRIMARY KEY,
+          kind TEXT NOT NULL CHECK (kind IN ('m', 'l', 'o', 'c')),
+          a TEXT,
+          b TEXT,
+          c TEXT,
+          actor TEXT
+        ) STRICT;
+        -- Which local outcome row an outcome operation is (outcomes only accumulate).
+        CREATE TABLE sync_outcome (
+          h TEXT PRIMARY KEY,
+          outcome INTEGER NOT NULL UNIQUE
+        ) STRICT, WITHOUT ROWID;
+        CREATE TABLE sync_state (
+          key TEXT PRIMARY KEY,
+          value TEXT NOT NULL CHECK (json_valid(value))
+        ) STRICT, WITHOUT ROWID;
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

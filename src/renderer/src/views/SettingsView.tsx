@@ -1,6 +1,7 @@
 // Settings: the stores (create, switch, rename), the embedding model (install with
 // progress, use, remove), the current store's vectors (embed what waits, recalibrate),
-// the folders agents may import files from, the daemon (port, token, data directory,
+// the folders agents may import files from, the current store's sync (a team hub or a
+// synced folder, its devices, state and errors), the daemon (port, token, data directory,
 // versions) and about.
 import { useEngineQuery } from '../lib/useEngineQuery';
 import { ErrorState } from '../components/ErrorState';
@@ -9,6 +10,7 @@ import { EmbeddingCard } from './settings/EmbeddingCard';
 import { ModelOffer } from './settings/ModelOffer';
 import { ModelsCard } from './settings/ModelsCard';
 import { StoresCard } from './settings/StoresCard';
+import { SyncCard } from './settings/SyncCard';
 import { AboutCard, DaemonCard } from './settings/SystemCards';
 import { LoadingState } from '../components/LoadingState';
 import './settings/settings.css';
@@ -20,7 +22,7 @@ export default function SettingsView() {
       <header className="view-header">
         <div>
           <h1 className="view-title">Settings</h1>
-          <p className="view-subtitle">Stores, the embedding model and the daemon</p>
+          <p className="view-subtitle">Stores, the embedding model, sync and the daemon</p>
         </div>
       </header>
       <div className="sv-grid">
@@ -29,6 +31,7 @@ export default function SettingsView() {
         <ModelsCard />
         <EmbeddingCard />
         <AllowedFoldersCard />
+        <SyncCard />
         {info.data ? (
           <DaemonCard info={info.data} />
         ) : info.loading ? (

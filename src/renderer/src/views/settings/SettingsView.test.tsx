@@ -72,6 +72,7 @@ function setup(handlers: FakeHandlers = {}, names = ['default', 'work']) {
     'models.list': () => modelsFixture(),
     'stats.get': () => statsFixture(),
     'system.info': () => systemInfoFixture(),
+    'sync.status': () => ({ device: { id: 'dev', name: 'laptop' }, stores: [] }),
     'ingest.folders': () => ({ folders: [] }),
     ...handlers,
   });
