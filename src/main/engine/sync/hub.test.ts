@@ -287,6 +287,29 @@ describe.skipIf(!available.ok)(
       expect(devices.every((d) => d.last_push !== null && d.version === '0.1.0')).toBe(true);
     });
 
+    it("wakes a listening device when another pushes to its store, and not for its own pushes or another store's", async () => {
+      const a = await opened(db, 'notify', A);
+      const b = await opened(db, 'notify', B);
+      const other = await opened(db, 'notify-other', B);
+      let woken = 0;
+      const stop = await a.watch(
+        () => woken++,
+        () => {},
+      );
+      try {
+        await a.push(batch(A, 0, 3));
+        await other.push(batch(B, 0, 3));
+        await new Promise((r) => setTimeout(r, 300));
+        expect(woken).toBe(0);
+        await b.push(batch(B, 10, 3));
+        const deadline = Date.now() + 10_000;
+        while (woken === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        expect(woken).toBe(1);
+      } finally {
+        await stop();
+      }
+    }, 60_000);
+
     it('stores each operation once when a batch is replayed or overlaps another', async () => {
       const a = await opened(db, 'replay', A);
       const b = await opened(db, 'replay', B);

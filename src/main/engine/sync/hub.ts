@@ -17,6 +17,7 @@
 //   sslpassword is not supported).
 // - ssl=true: TLS verified against the system's CAs.
 // Files are read when a connection is made; libpq's defaults in ~/.postgresql are not.
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { PoolClient, PoolConfig } from 'pg';
 import { LociError } from '../../../shared/errors';
@@ -412,6 +413,10 @@ export class PostgresHub implements SyncTransport {
         }
         await c.query('SELECT loci.purge($1, $2::text[])', [this.options.store, [...mentioned]]);
         await this.touchDevice(c, stored);
+        // Delivered at commit to every daemon listening on this store: they pull at once
+        // instead of at their next poll.
+        if (stored > 0)
+          await c.query('SELECT pg_notify($1, $2)', [this.channel(), this.options.self.id]);
         await c.query('COMMIT');
       } catch (err) {
         await c.query('ROLLBACK').catch(() => {});
@@ -500,6 +505,42 @@ export class PostgresHub implements SyncTransport {
         this.options.self.id,
       ]),
     );
+  }
+
+  /** The notification channel of this store (its name hashed: channels are visible to all roles). */
+  private channel(): string {
+    return `loci_${createHash('md5').update(this.options.store).digest('hex')}`;
+  }
+
+  /**
+   * Calls `onChange` when another device pushes to this store, over a connection of its
+   * own that LISTENs; returns the stop. Polling stays the fallback: a listener that fails
+   * or is cut just ends, and the caller's next cycle opens it again.
+   */
+  async watch(onChange: () => void, onEnd: () => void): Promise<() => Promise<void>> {
+    const client = new pg.Client({
+      connectionString: this.connectionString,
+      connectionTimeoutMillis: this.options.connectTimeoutMs ?? 10_000,
+      keepAlive: true,
+      application_name: 'loci-listen',
+    });
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      onEnd();
+    };
+    client.on('error', end);
+    client.on('end', end);
+    client.on('notification', (n) => {
+      if (n.payload !== this.options.self.id) onChange();
+    });
+    await client.connect();
+    await client.query(`LISTEN ${client.escapeIdentifier(this.channel())}`);
+    return async () => {
+      ended = true;
+      await client.end().catch(() => undefined);
+    };
   }
 
   async close(): Promise<void> {

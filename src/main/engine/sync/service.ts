@@ -114,6 +114,10 @@ class StoreSync {
   merges: SyncStoreStatus['merges'] = [];
   lags: number[] = [];
   timer: NodeJS.Timeout | null = null;
+  /** Stops the transport's watch (LISTEN) when there is one. */
+  unwatch: (() => Promise<void>) | null = null;
+  /** When the pending timer fires (epoch ms). */
+  due = 0;
   running: Promise<SyncRunResult> | null = null;
   again = false;
   stopped = false;
@@ -128,6 +132,8 @@ export class SyncService {
   private readonly runs = new Map<string, StoreSync>();
   private readonly secrets: SyncSecrets;
   private started = false;
+  /** Set while the events of an apply go out: they are not local changes to send. */
+  private announcing = 0;
   private unsubscribe: (() => void)[] = [];
   private readonly o: Required<Omit<SyncOptions, 'transport'>> & Pick<SyncOptions, 'transport'>;
 
@@ -159,7 +165,7 @@ export class SyncService {
     const kick = (store: string, actor: string) => {
       // The events of an apply name the sync actor: they need no cycle of their own.
       const run = this.runs.get(store);
-      if (run && actor !== 'sync') this.schedule(run, this.o.debounceMs);
+      if (run && actor !== 'sync' && this.announcing === 0) this.schedule(run, this.o.debounceMs);
     };
     this.unsubscribe.push(
       this.host.events.on('memory.changed', (e) => kick(e.store, e.actor)),
@@ -181,6 +187,7 @@ export class SyncService {
       if (run.timer) clearTimeout(run.timer);
     }
     await Promise.all(runs.map((r) => r.running?.catch(() => undefined)));
+    await Promise.all(runs.map((r) => r.unwatch?.().catch(() => undefined)));
     await Promise.all(runs.map((r) => r.transport?.close().catch(() => undefined)));
     this.runs.clear();
     this.started = false;
@@ -317,6 +324,7 @@ export class SyncService {
           `store ${storeName} left its sync here, but the ${run.conn.transport} could not be told (${(err as Error).message}); its device entry stays there until removed`,
         );
       }
+      await run.unwatch?.().catch(() => undefined);
       await run.transport?.close().catch(() => undefined);
       this.runs.delete(storeName);
     }
@@ -400,16 +408,33 @@ export class SyncService {
     return t;
   }
 
+  /** Pulls as soon as another device pushes, where the transport can tell (the hub). */
+  private async watch(run: StoreSync, t: SyncTransport): Promise<void> {
+    if (!t.watch || run.unwatch || !this.started || run.stopped) return;
+    try {
+      run.unwatch = await t.watch(
+        () => this.schedule(run, 0),
+        () => {
+          run.unwatch = null;
+        },
+      );
+    } catch {
+      run.unwatch = null; // polling it is, until the next cycle tries again
+    }
+  }
+
   private schedule(run: StoreSync, delay: number): void {
     if (run.stopped) return;
     if (run.running) {
       run.again = true;
       return;
     }
+    const due = this.host.now() + delay;
     if (run.timer) {
-      if (delay >= this.o.debounceMs) return; // one is already due soon enough
+      if (run.due <= due) return; // one is already due sooner
       clearTimeout(run.timer);
     }
+    run.due = due;
     run.timer = setTimeout(() => {
       run.timer = null;
       void this.cycle(run, false).catch(() => undefined);
@@ -455,6 +480,7 @@ export class SyncService {
         ));
         capture(store.db, clock, this.host.now());
         const transport = await this.openTransport(run);
+        await this.watch(run, transport);
         result.pushed = await this.push(run, store, transport);
         if (transport.needsRepublish?.() && transport.republish) {
           // A segment of this device went missing or was damaged in the folder.
@@ -486,6 +512,9 @@ export class SyncService {
       // A broken connection is made again on the next try.
       const t = run.transport;
       run.transport = null;
+      const unwatch = run.unwatch;
+      run.unwatch = null;
+      await unwatch?.().catch(() => undefined);
       await t?.close().catch(() => undefined);
       if (manual) throw err;
     } finally {
@@ -580,6 +609,15 @@ export class SyncService {
 
   /** After an apply is committed: the recogniser, vectors, contradictions and events. */
   private async announce(store: OpenStore, a: ReturnType<typeof receive>): Promise<void> {
+    this.announcing++;
+    try {
+      await this.announceApplied(store, a);
+    } finally {
+      this.announcing--;
+    }
+  }
+
+  private async announceApplied(store: OpenStore, a: ReturnType<typeof receive>): Promise<void> {
     if (a.created.length > 0) await this.host.created(store, a.created, SYNC_ACTOR);
     for (const change of ['updated', 'forgotten', 'restored', 'erased'] as const) {
       const ids = a.changed[change];

@@ -102,6 +102,11 @@ export interface SyncTransport {
   needsRepublish?(): boolean;
   /** Writes this device's operations afresh (after needsRepublish). */
   republish?(ops: WireOp[]): Promise<number>;
+  /**
+   * Tells when another device pushed (the hub's LISTEN/NOTIFY), so a pull need not wait
+   * for the next poll. `onEnd`: the watch stopped (a cut); it is opened again later.
+   */
+  watch?(onChange: () => void, onEnd: () => void): Promise<() => Promise<void>>;
   /** Removes this device from the store (its operations stay for the others). */
   leave(): Promise<void>;
   close(): Promise<void>;
