@@ -60,7 +60,7 @@ function transportOf(log: MemoryLog, store: string, device: string): SyncTranspo
           const id = op.e.slice(2);
           for (let i = log.ops.length - 1; i >= 0; i--) {
             const o = log.ops[i] as WireOp;
-            if (o.h < op.h && o.r.includes(id)) log.ops.splice(i, 1);
+            if (!o.x && o.h < op.h && o.r.includes(id)) log.ops.splice(i, 1);
           }
         }
         log.ops.push(structuredClone(op));

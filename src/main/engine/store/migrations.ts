@@ -459,9 +459,10 @@ export const MIGRATIONS: Migration[] = [
           actor TEXT
         ) STRICT;
         -- Which local outcome row an outcome operation is (outcomes only accumulate).
+        -- Goes with its outcome row (an erase deletes them): SQLite reuses a deleted last id.
         CREATE TABLE sync_outcome (
           h TEXT PRIMARY KEY,
-          outcome INTEGER NOT NULL UNIQUE
+          outcome INTEGER NOT NULL UNIQUE REFERENCES procedure_outcome(id) ON DELETE CASCADE
         ) STRICT, WITHOUT ROWID;
         CREATE TABLE sync_state (
           key TEXT PRIMARY KEY,

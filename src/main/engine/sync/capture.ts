@@ -19,8 +19,15 @@ import {
   type MemFields,
   type OpBody,
 } from './ops';
-import { rebuildVersions } from './materialize';
-import { entityOps, fieldsOf, memoryRow, ridOf, travels, writeState } from './rows';
+import {
+  entityOps,
+  fieldsOf,
+  memoryRow,
+  rebuildVersions,
+  ridOf,
+  travels,
+  writeState,
+} from './rows';
 
 const WATCHED_MEMORY_COLUMNS =
   'title, content, kind, layer, source, evidence, trust, visibility, pinned, valid_from, valid_to, deleted_at, occurred_at, session, speaker';
@@ -237,7 +244,8 @@ function captureMemory(
     return false;
   }
   if (!row) {
-    if (fold.last === null) return false; // never in the log: nothing to tell
+    // Never in the log, or withdrawn from it (its device made it private): nothing to tell.
+    if (!fold.present) return false;
     const stone = writer.write({ k: 'gone', id, why: 'erased', a: actor });
     writer.purge(id, stone);
     stmt(db, 'INSERT OR IGNORE INTO sync_tombstone (id, h, at) VALUES (?, ?, ?)').run(
@@ -251,6 +259,11 @@ function captureMemory(
     if (!fold.present) return false;
     const why = row.visibility === 'private' ? 'private' : 'quarantined';
     writer.purge(id, writer.write({ k: 'gone', id, why, a: actor }));
+    // Shared again later, its outcomes travel again with it.
+    stmt(
+      db,
+      'DELETE FROM sync_outcome WHERE outcome IN (SELECT id FROM procedure_outcome WHERE rid = ?)',
+    ).run(row.rid);
     return false;
   }
   const versions = stmt(
@@ -261,7 +274,7 @@ function captureMemory(
   const joining = !fold.present;
   // Versions this device made that the log does not have yet, oldest first: each is the
   // state a change replaced, so the change that replaced it travels as its own operation.
-  const fresh = versions.slice(joining ? 0 : fold.versions.length);
+  const fresh = joining ? versions : versions.filter((v) => v.version > fold.versions.length);
   let prev: Partial<MemFields> = joining ? {} : fold.fields;
   const states: { f: Partial<MemFields>; at: number; a: string; ver: boolean }[] = [];
   if (joining) {

@@ -16,6 +16,8 @@ export interface SyncConnection {
   transport: 'hub' | 'folder';
   /** The hub's URL without its password, or the folder's absolute path. */
   target: string;
+  /** The store's name on the hub or in the folder (its name here when it connected). */
+  remote?: string;
   connected_at: number;
   /** Where the hub's password is kept (none: the URL needs none, or a .pgpass / PGPASSWORD). */
   secret: 'keychain' | 'keyring' | 'file' | 'none';
@@ -69,9 +71,13 @@ export function withoutPassword(url: string): { shown: string; password: string 
   try {
     u = new URL(url);
   } catch {
-    throw new LociError('invalid-args', `not a URL: ${url.replace(/:[^@/]*@/, ':…@')}`, {
-      field: 'url',
-    });
+    // Nothing of what was typed is echoed past the scheme: it may hold the password.
+    const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url)?.[0] ?? '';
+    throw new LociError(
+      'invalid-args',
+      `not a URL: ${scheme}… (a password with / @ : or # in it must be percent-encoded, or given with --password-stdin)`,
+      { field: 'url' },
+    );
   }
   if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {
     throw new LociError(
@@ -80,8 +86,12 @@ export function withoutPassword(url: string): { shown: string; password: string 
       { field: 'url' },
     );
   }
-  const password = u.password ? decodeURIComponent(u.password) : null;
+  // libpq also takes the password as a parameter (?password=…).
+  const password = u.password
+    ? decodeURIComponent(u.password)
+    : (u.searchParams.get('password') ?? null);
   u.password = '';
+  u.searchParams.delete('password');
   return { shown: u.toString(), password };
 }
 

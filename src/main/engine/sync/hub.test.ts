@@ -36,7 +36,11 @@ function op(device: string, n: number, memory: string, body: object = {}): WireO
 }
 
 function tombstone(device: string, n: number, memory: string): WireOp {
-  return { ...op(device, n, memory), x: true, b: { k: 'erase' } };
+  return {
+    ...op(device, n, memory),
+    x: true,
+    b: { k: 'gone', id: memory, why: 'erased', a: 'cli' },
+  };
 }
 
 function batch(device: string, from: number, count: number, body: object = {}): WireOp[] {
@@ -413,6 +417,14 @@ describe.skipIf(!available.ok)(
       const c = await opened(url, store, C);
       const got = await pullAll(c);
       expect(got.filter((o) => o.x)).toEqual([stone, later]);
+      // A row that says it is a tombstone without being one is refused by the hub itself.
+      await expect(
+        sql(
+          url,
+          `INSERT INTO loci.ops (store, h, d, e, r, x, b) VALUES ($1, 'forged', $2, 'm:kept', '{kept}', true, '{"k":"mem"}')`,
+          [store, A],
+        ),
+      ).rejects.toThrow(/check constraint/);
       expect(got.some((o) => !o.x && o.r.includes('gone'))).toBe(false);
     });
 

@@ -108,7 +108,10 @@ CREATE TABLE loci.ops (
   b jsonb,
   pushed_at timestamptz NOT NULL DEFAULT now(),
   pushed_by name NOT NULL DEFAULT current_user,
-  UNIQUE (store, h)
+  UNIQUE (store, h),
+  -- A tombstone purges what mentions its memory (loci.purge): only a real one may, so a
+  -- member cannot delete others' operations with a row that merely says x.
+  CHECK (NOT x OR (jsonb_typeof(b) = 'object' AND b->>'k' = 'gone' AND e = 'm:' || (b->>'id')))
 );
 -- Pull: a store's rows after a cursor, in order.
 CREATE INDEX ops_pull ON loci.ops (store, seq);

@@ -13,6 +13,7 @@ import { newFsrsState, rehearse } from '../cognition/fsrs';
 import { insertState } from '../memory/state';
 import type { CreatedMemory } from '../memory/remember';
 import type { MemoryRow } from '../memory/model';
+import { capture } from './capture';
 import { hlcWall, isHlc, parseHlc, type HlcClock } from './hlc';
 
 /** An operation stamped further ahead than this is refused (see check). */
@@ -24,11 +25,13 @@ import {
   foldMemory,
   OpBodySchema,
   sameValue,
+  SNAPSHOT_ONLY,
   type MemFields,
   type MemoryFold,
   type OpBody,
 } from './ops';
 import {
+  rebuildVersions,
   entitiesMentioning,
   entityOps,
   fieldsOf,
@@ -83,6 +86,9 @@ export function receive(ops: readonly WireOp[], o: ReceiveOptions): Applied {
      VALUES (?, ?, ?, ?, ?, ?, ?, 0, 1, ?)`,
   );
   db.transaction(() => {
+    // Local writes made while this batch was on its way (a cycle awaits the network) go
+    // into the log first, so the fold below weighs them instead of writing over them.
+    capture(db, clock, o.now);
     const before = (
       db.prepare('SELECT COALESCE(MAX(seq), 0) AS s FROM sync_dirty').get() as {
         s: number;
@@ -211,7 +217,7 @@ function materializeMemory(db: Db, id: string, o: ReceiveOptions, out: Applied):
     // than its changes, has the hub and the folders purge them too.
     const late = stmt(
       db,
-      'SELECT 1 FROM sync_op WHERE (r1 = ? OR r2 = ?) AND local = 1 AND h > ?',
+      'SELECT 1 FROM sync_op WHERE (r1 = ? OR r2 = ?) AND local = 1 AND x = 0 AND h > ?',
     ).get(id, id, stone.h);
     let keep = stone.h;
     if (late) {
@@ -238,7 +244,14 @@ function materializeMemory(db: Db, id: string, o: ReceiveOptions, out: Applied):
     return false;
   }
   if (!fold.present) {
-    // Withdrawn by its device (made private there, or quarantined): gone from the others.
+    // Withdrawn by its device (made private there, or quarantined): gone from the others,
+    // and so is what this log held of it.
+    const withdrawn = stmt(db, 'SELECT MAX(h) AS h FROM sync_op WHERE e = ? AND x = 1').get(
+      `m:${id}`,
+    ) as { h: string | null };
+    if (withdrawn.h !== null) {
+      stmt(db, 'DELETE FROM sync_op WHERE (r1 = ? OR r2 = ?) AND h < ?').run(id, id, withdrawn.h);
+    }
     if (row && travels(row)) {
       eraseLocal(db, row);
       out.changed.erased.push(id);
@@ -290,6 +303,9 @@ function materializeMemory(db: Db, id: string, o: ReceiveOptions, out: Applied):
     return true;
   }
   const was = fieldsOf(row);
+  // A snapshot's salience, affect and creation time seed a new replica; this device's own
+  // (its dreams fade them) are not overwritten afterwards.
+  for (const k of SNAPSHOT_ONLY) (f as Record<string, unknown>)[k] = was[k];
   const changed = (Object.keys(f) as (keyof MemFields)[]).filter(
     (k) => !sameValue(was[k], k === 'tags' ? tags : f[k]),
   );
@@ -401,20 +417,6 @@ function eraseLocal(db: Db, row: MemoryRow): void {
   if (row.deleted_at === null) ftsRemove(db, row.rid);
   stmt(db, 'DELETE FROM memory_embedding WHERE rid = ?').run(row.rid);
   stmt(db, 'DELETE FROM memory WHERE rid = ?').run(row.rid);
-}
-
-/** The memory's versions, as the log's merge rules give them (identical on every device). */
-export function rebuildVersions(db: Db, rid: number, fold: MemoryFold): void {
-  stmt(db, 'DELETE FROM memory_version WHERE rid = ?').run(rid);
-  const add = stmt(
-    db,
-    `INSERT INTO memory_version (rid, version, title, content, kind, tags, changed_at, actor)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  fold.versions.forEach((v, i) =>
-    add.run(rid, i + 1, v.title, v.content, v.kind, JSON.stringify(v.tags), v.changed_at, v.actor),
-  );
-  stmt(db, 'UPDATE memory SET version = ? WHERE rid = ?').run(fold.versions.length + 1, rid);
 }
 
 /** Writes a link, an outcome list or a contradiction from its fold. */

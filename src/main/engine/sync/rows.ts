@@ -3,7 +3,7 @@
 import type { Db } from '../store/database';
 import { stmt } from '../store/statements';
 import { MEMORY_COLUMNS, type MemoryRow } from '../memory/model';
-import { OpBodySchema, type MemFields, type Op } from './ops';
+import { OpBodySchema, type MemFields, type MemoryFold, type Op } from './ops';
 
 export function memoryRow(db: Db, id: string): MemoryRow | undefined {
   return stmt(db, `SELECT ${MEMORY_COLUMNS} FROM memory m WHERE m.id = ?`).get(id) as
@@ -78,4 +78,29 @@ export function writeState(db: Db, key: string, value: unknown): void {
 
 export function deleteState(db: Db, key: string): void {
   stmt(db, 'DELETE FROM sync_state WHERE key = ?').run(key);
+}
+
+/**
+ * The memory's versions, as the log's merge rules give them (identical on every device),
+ * numbered from 1. Versions this device's retention already dropped (the dream phase keeps
+ * the newest `keep_versions`) stay dropped: only numbers from its oldest kept one are written.
+ */
+export function rebuildVersions(db: Db, rid: number, fold: MemoryFold): void {
+  const local = stmt(
+    db,
+    'SELECT COUNT(*) AS n, MIN(version) AS lo, MAX(version) AS hi FROM memory_version WHERE rid = ?',
+  ).get(rid) as { n: number; lo: number | null; hi: number | null };
+  const pruned = local.n > 0 && local.lo !== null && local.hi !== null && local.n < local.hi;
+  const floor = pruned ? (local.lo as number) : 1;
+  stmt(db, 'DELETE FROM memory_version WHERE rid = ?').run(rid);
+  const add = stmt(
+    db,
+    `INSERT INTO memory_version (rid, version, title, content, kind, tags, changed_at, actor)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  fold.versions.forEach((v, i) => {
+    if (i + 1 < floor) return;
+    add.run(rid, i + 1, v.title, v.content, v.kind, JSON.stringify(v.tags), v.changed_at, v.actor);
+  });
+  stmt(db, 'UPDATE memory SET version = ? WHERE rid = ?').run(fold.versions.length + 1, rid);
 }

@@ -142,6 +142,26 @@ export class SyncService {
     options: SyncOptions = {},
   ) {
     this.secrets = new SyncSecrets(host.dataDir, host.vault);
+    // A store renamed here keeps syncing under the name the hub or folder knows it by.
+    host.events.on('store.renamed', ({ store, to }) => {
+      const file = readSyncFile(host.dataDir);
+      const conn = file.stores[store];
+      if (!conn) return;
+      file.stores[to] = { ...conn, remote: conn.remote ?? store };
+      delete file.stores[store];
+      writeSyncFile(host.dataDir, file);
+      const run = this.runs.get(store);
+      if (run) {
+        this.runs.delete(store);
+        const moved = new StoreSync(to, file.stores[to] as SyncConnection);
+        moved.transport = run.transport;
+        moved.clock = run.clock;
+        run.stopped = true;
+        if (run.timer) clearTimeout(run.timer);
+        this.runs.set(to, moved);
+        this.schedule(moved, 0);
+      }
+    });
     const env = Number(process.env.LOCI_SYNC_INTERVAL_MS);
     this.o = {
       intervalMs: options.intervalMs ?? (Number.isFinite(env) && env > 0 ? env : 1000),
@@ -173,6 +193,7 @@ export class SyncService {
       this.host.events.on('conflict.changed', (e) => kick(e.store, e.actor)),
     );
     for (const [name, conn] of Object.entries(readSyncFile(this.host.dataDir).stores)) {
+      if (this.runs.has(name)) continue; // connected (or synced once) before the loops started
       const run = new StoreSync(name, conn);
       this.runs.set(name, run);
       this.schedule(run, 0);
@@ -216,6 +237,7 @@ export class SyncService {
       conn = {
         transport: 'folder',
         target: args.folder as string,
+        remote: storeName,
         connected_at: this.host.now(),
         secret: 'none',
       };
@@ -233,18 +255,19 @@ export class SyncService {
       // Try the transport before anything is kept: a wrong URL leaves nothing behind.
       const transport = await this.makeTransport(conn, storeName, password, file.device);
       await transport.open();
-      if (password !== null) conn.secret = await this.secrets.save(storeName, password);
+      if (password !== null) {
+        conn.secret = await this.secrets.save(existing?.remote ?? storeName, password);
+      }
       if (!existing) {
+        // One transaction: a fresh log, the triggers, every memory noted to be shared.
         store.db.transaction(() => {
           // A fresh start: this device's whole store (shared, trusted memories) is shared again.
           store.db.exec(
             'DELETE FROM sync_op; DELETE FROM sync_tombstone; DELETE FROM sync_outcome;',
           );
           stmt(store.db, `DELETE FROM sync_state WHERE key <> 'hlc'`).run();
-        })();
-        installTriggers(store.db);
-        noteEverything(store.db);
-        store.db.transaction(() => {
+          installTriggers(store.db);
+          noteEverything(store.db);
           writeState(store.db, 'connection', { transport: conn.transport, target: conn.target });
           store.audit.append(
             {
@@ -257,7 +280,8 @@ export class SyncService {
           );
         })();
       } else {
-        conn = existing;
+        // Connected already: a password given now replaces where the old one was kept.
+        conn = { ...existing, secret: password !== null ? conn.secret : existing.secret };
       }
       file.stores[storeName] = conn;
       writeSyncFile(this.host.dataDir, file);
@@ -297,9 +321,9 @@ export class SyncService {
   /** Runs one cycle now (and waits for it). */
   async now(storeName: string): Promise<SyncRunResult> {
     const run = this.requireRun(storeName);
+    while (run.running) await run.running.catch(() => undefined);
     if (run.timer) clearTimeout(run.timer);
     run.timer = null;
-    if (run.running) await run.running.catch(() => undefined);
     return this.cycle(run, true);
   }
 
@@ -346,7 +370,8 @@ export class SyncService {
         );
       })();
     });
-    await this.secrets.delete(storeName);
+    // Kept under the name the store had when it connected.
+    await this.secrets.delete(file.stores[storeName]?.remote ?? storeName);
     delete file.stores[storeName];
     writeSyncFile(this.host.dataDir, file);
     this.host.events.emit('sync.changed', { store: storeName, state: 'left' });
@@ -384,18 +409,18 @@ export class SyncService {
       const { PostgresHub } = await import('./hub');
       return new PostgresHub({
         url: conn.target,
-        store,
+        store: conn.remote ?? store,
         self,
         ...(password !== null ? { password } : {}),
       });
     }
     const { FolderSync } = await import('./folder');
-    return new FolderSync({ folder: conn.target, store, self });
+    return new FolderSync({ folder: conn.target, store: conn.remote ?? store, self });
   }
 
   private async openTransport(run: StoreSync): Promise<SyncTransport> {
     if (run.transport) return run.transport;
-    const password = await this.secrets.load(run.name, run.conn.secret);
+    const password = await this.secrets.load(run.conn.remote ?? run.name, run.conn.secret);
     if (run.conn.secret !== 'none' && password === null) {
       throw new LociError(
         'forbidden',
@@ -437,6 +462,11 @@ export class SyncService {
     run.due = due;
     run.timer = setTimeout(() => {
       run.timer = null;
+      // One cycle of a store at a time: one running now runs again when it ends.
+      if (run.running) {
+        run.again = true;
+        return;
+      }
       void this.cycle(run, false).catch(() => undefined);
     }, delay);
     run.timer.unref?.();
