@@ -27,7 +27,6 @@ import {
   sameValue,
   SNAPSHOT_ONLY,
   type MemFields,
-  type MemoryFold,
   type OpBody,
 } from './ops';
 import {
