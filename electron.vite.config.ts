@@ -5,12 +5,59 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import renderer from './vite.renderer.config';
 
+/**
+ * Pure-JavaScript dependencies bundled into out/main instead of loaded from node_modules:
+ * Node then reads and compiles a few files, not hundreds, and `loci mcp` answers its
+ * first request in about half the time (`npm run bench:peers`). Native modules
+ * (better-sqlite3, sqlite-vec, onnxruntime-node, keyring), pdf.js and mammoth (loaded by
+ * the ingest worker when a file needs them), pg (only for a sync hub), the tokenizers and
+ * secretlint stay external. A dependency not named here stays external too.
+ */
+const BUNDLED = [
+  '@modelcontextprotocol/sdk',
+  'zod',
+  'commander',
+  'cli-table3',
+  'cli-progress',
+  'read',
+  'picocolors',
+  'ulidx',
+  'canonicalize',
+  'chrono-node',
+  'ignore',
+  'jsonc-parser',
+  'lru-cache',
+  'ml-pca',
+  'sentiment',
+  'stemmer',
+  'stopword',
+  'ts-fsrs',
+  'yaml',
+  'diff',
+  'graphology',
+  'graphology-communities-louvain',
+  'csv-parse',
+  'htmlparser2',
+];
 export default defineConfig({
   main: {
+    // The SDK's default JSON Schema validator (Ajv) is replaced by its @cfworker one; see
+    // src/main/mcp/sdkValidator.ts.
+    resolve: {
+      alias: [
+        {
+          find: /^\.\.\/validation\/ajv-provider\.js$/,
+          replacement: resolve(import.meta.dirname, 'src/main/mcp/sdkValidator.ts'),
+        },
+      ],
+    },
     build: {
       // The same bundle runs under plain Node 20 (`loci`) and under Electron's Node.
       target: 'node20',
       outDir: 'out/main',
+      externalizeDeps: { exclude: BUNDLED },
+      // LOCI_BUILD_READABLE=1 keeps the bundle readable (for profiling a start).
+      minify: process.env.LOCI_BUILD_READABLE !== '1',
       rollupOptions: {
         input: {
           // The Electron main process (the desktop app; package.json "main").
@@ -18,6 +65,8 @@ export default defineConfig({
           cli: resolve(import.meta.dirname, 'src/main/cli.ts'),
           // `loci hook <event>`: started on its own, without the CLI and the engine.
           hook: resolve(import.meta.dirname, 'src/main/hook.ts'),
+          // `loci mcp`: an editor's server, started without the CLI's commands.
+          mcp: resolve(import.meta.dirname, 'src/main/mcpStdio.ts'),
           // The embedding worker thread is its own entry (loaded by embed/workerHost.ts).
           embedWorker: resolve(import.meta.dirname, 'src/main/engine/embed/worker.ts'),
           // The file parser worker thread (loaded by engine/ingest/pool.ts).

@@ -73,7 +73,7 @@ const ELEMENTS = [
   { type: 'api', pattern: 'src/main/api', partialMatch: false },
   { type: 'transport', pattern: 'src/main/(mcp|http|cli|electron)', partialMatch: false },
   { type: 'daemon', pattern: 'src/main/daemon.ts', mode: 'file' },
-  { type: 'root', pattern: 'src/main/(index|cli|hook).ts', mode: 'file' },
+  { type: 'root', pattern: 'src/main/(index|cli|hook|mcpStdio).ts', mode: 'file' },
   { type: 'preload', pattern: 'src/preload', partialMatch: false },
   { type: 'renderer', pattern: 'src/renderer', partialMatch: false },
 ];
@@ -100,7 +100,8 @@ const POLICIES = [
   // `loci serve` and the desktop shell start the daemon's composition.
   { from: from('transport'), allow: to('daemon') },
   { from: from('daemon'), allow: to('shared', 'engine', 'api', 'transport') },
-  { from: from('root'), allow: to('shared', 'engine', 'api', 'transport', 'daemon') },
+  // `loci mcp` hands a command line it does not read to the full CLI.
+  { from: from('root'), allow: to('shared', 'engine', 'api', 'transport', 'daemon', 'root') },
   {
     from: from('preload'),
     allow: [

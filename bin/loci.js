@@ -4,8 +4,13 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-// An editor's hook must answer fast: `loci hook` loads only its own small entry.
-const entry = process.argv[2] === 'hook' ? 'hook.js' : 'cli.js';
+// An editor's hook and its MCP server must answer fast: `loci hook` and `loci mcp` load
+// their own entries, without the rest of the CLI.
+const entry =
+  new Map([
+    ['hook', 'hook.js'],
+    ['mcp', 'mcp.js'],
+  ]).get(process.argv[2] ?? '') ?? 'cli.js';
 const built = new URL(`../out/main/${entry}`, import.meta.url);
 if (!existsSync(fileURLToPath(built))) {
   process.stderr.write(

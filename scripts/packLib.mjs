@@ -10,8 +10,8 @@ import ts from 'typescript';
 // What is published (scripts/pack.mjs): the name, what the CLI's code may and may not
 // import, and the package.json fields that are not the root package's.
 export const PACKAGE_NAME = 'loci-memory';
-/** What `bin/loci.js` starts: the CLI, and `loci hook`'s own small entry. */
-export const ENTRIES = ['cli.js', 'hook.js'];
+/** What `bin/loci.js` starts: the CLI, and the own entries of `loci hook` and `loci mcp`. */
+export const ENTRIES = ['cli.js', 'hook.js', 'mcp.js'];
 /** Imports of the built code that are not runtime dependencies, and why. */
 export const IGNORED = {
   tsx: 'engine/workers.ts loads it only when running from the TypeScript sources',

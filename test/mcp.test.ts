@@ -12,11 +12,9 @@ const clients: Client[] = [];
 
 async function connect(name = 'Test Agent', clientId?: string): Promise<Client> {
   const server = buildMcpServer({
-    handlers: t.handlers,
-    activity: t.engine.activity,
+    backend: { handlers: t.handlers, activity: t.engine.activity, events: t.engine.events },
     transport: 'in-memory',
     clientId,
-    events: t.engine.events,
   });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);

@@ -171,6 +171,7 @@ describe('scanBuild', () => {
   writeTree(dir, {
     'cli.js': `import { x } from "./daemon-AbC123.js"; import "commander"; import "node:fs";`,
     'hook.js': `import("./hook-Xyz.js");`,
+    'mcp.js': `import("./cli.js");`,
     'hook-Xyz.js': `import "node:http";`,
     'daemon-AbC123.js': `
       import Database from "better-sqlite3-multiple-ciphers";
@@ -196,6 +197,7 @@ describe('scanBuild', () => {
       'hook-Xyz.js',
       'hook.js',
       'lazy-1.js',
+      'mcp.js',
       'shared-9.js',
     ]);
     expect([...scan.packages.keys()]).toEqual([
@@ -214,7 +216,11 @@ describe('scanBuild', () => {
   });
 
   it('refuses a relative import that is not in the folder', () => {
-    writeTree(join(work, 'broken'), { 'cli.js': 'import "./missing-1.js";', 'hook.js': '' });
+    writeTree(join(work, 'broken'), {
+      'cli.js': 'import "./missing-1.js";',
+      'hook.js': '',
+      'mcp.js': '',
+    });
     expect(() => scanBuild(join(work, 'broken'), ENTRIES)).toThrow(/missing-1\.js is not in/);
   });
 });
@@ -453,7 +459,10 @@ describe.skipIf(!existsSync(join(root, 'out/main/cli.js')))('the real package', 
       forbidden: FORBIDDEN,
     });
     expect(Object.keys(deps)).toContain('better-sqlite3-multiple-ciphers');
-    expect(Object.keys(deps)).toContain('@modelcontextprotocol/sdk');
+    expect(Object.keys(deps)).toContain('onnxruntime-node');
+    // Pure JavaScript is bundled into the CLI (a faster start): the SDK and zod included.
+    expect(Object.keys(deps)).not.toContain('@modelcontextprotocol/sdk');
+    expect(Object.keys(deps)).not.toContain('zod');
     expect(Object.keys(deps)).not.toContain('electron');
     const pkg = stagedPackageJson(rootPackage, deps, { ...PACKAGE_META, mcpName: server.name });
     const sw = shrinkwrapSubset(lock, shrinkwrapRoot(pkg));

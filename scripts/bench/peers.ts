@@ -10,6 +10,8 @@
 //
 //   npm run bench:peers [-- --sizes 1000,10000 --queries 200 --load-budget 240]
 //   npm run bench:idle   resident memory of `loci serve` and `loci mcp` after 60 s idle
+//   npm run bench:cold   spawn to the first tools/list answer: Loci (standalone and
+//                        forwarding to a daemon) against server-memory and memory-keeper
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -33,6 +35,8 @@ const LOAD_BUDGET_S = Number(arg('--load-budget') ?? 240);
 const SEARCH_BUDGET_S = Number(arg('--search-budget') ?? 60);
 const IDLE_S = Number(arg('--idle-seconds') ?? 60);
 const IDLE_ONLY = process.argv.includes('--idle');
+const COLD_ONLY = process.argv.includes('--cold');
+const COLD_RUNS = Number(arg('--runs') ?? 11);
 
 const root = new URL('../..', import.meta.url).pathname;
 const lociBin = join(root, 'bin/loci.js');
@@ -370,6 +374,91 @@ async function idle(): Promise<void> {
   save('idle.json', { machine: machine(), idle_s: IDLE_S, results: out });
 }
 
+/**
+ * Spawn to the answer of the first tools/list, read off the pipe with no MCP client in
+ * between (a client's own work on the answer, such as compiling output schemas, is not
+ * the server's): initialize, its answer, then initialized and tools/list.
+ */
+function firstToolsList(args: string[], env: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const p = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'ignore'] });
+    let buf = '';
+    p.once('error', reject);
+    p.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const m = JSON.parse(buf.slice(0, i)) as { id?: number };
+        buf = buf.slice(i + 1);
+        if (m.id === 1) {
+          p.stdin.write(
+            `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`,
+          );
+        } else if (m.id === 2) {
+          const t = performance.now() - t0;
+          p.once('exit', () => resolve(t));
+          p.stdin.end();
+        }
+      }
+    });
+    p.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench-cold', version: '1' } } })}\n`,
+    );
+  });
+}
+
+/** `npm run bench:cold`: the first tools/list of each server, runs interleaved, medians. */
+async function cold(): Promise<void> {
+  const daemonHome = tempDir('cold-daemon');
+  const { proc } = await startDaemon(daemonHome);
+  const cases: { system: string; run: () => Promise<number> }[] = [
+    {
+      system: 'server-memory',
+      run: () =>
+        firstToolsList([serverMemory], {
+          ...baseEnv,
+          MEMORY_FILE_PATH: join(tempDir('cold'), 'memory.jsonl'),
+        }),
+    },
+    {
+      system: 'mcp-memory-keeper',
+      run: () => {
+        const dir = tempDir('cold');
+        return firstToolsList([memoryKeeper], { ...baseEnv, DATA_DIR: dir, HOME: dir });
+      },
+    },
+    {
+      system: '`loci mcp` standalone (new data directory)',
+      run: () => firstToolsList([lociBin, 'mcp'], { ...baseEnv, LOCI_HOME: tempDir('cold') }),
+    },
+    {
+      system: '`loci mcp` forwarding to a running daemon',
+      run: () => firstToolsList([lociBin, 'mcp'], { ...baseEnv, LOCI_HOME: daemonHome }),
+    },
+  ];
+  const times = new Map<string, number[]>(cases.map((c) => [c.system, []]));
+  try {
+    for (let i = 0; i < COLD_RUNS; i++) {
+      process.stderr.write(`cold start: round ${i + 1} of ${COLD_RUNS}\n`);
+      for (const c of cases) times.get(c.system)!.push(await c.run());
+    }
+  } finally {
+    proc.kill('SIGTERM');
+    await new Promise((r) => proc.once('exit', r));
+  }
+  const base = pct(times.get('server-memory')!, 50);
+  console.log(`\n${machine()}; spawn to the first tools/list answer, median of ${COLD_RUNS}\n`);
+  console.log('| server | ms | ÷ server-memory |');
+  console.log('|---|---:|---:|');
+  const out = cases.map((c) => {
+    const ms = Math.round(pct(times.get(c.system)!, 50));
+    console.log(`| ${c.system} | ${ms} | ${(ms / base).toFixed(2)}× |`);
+    return { system: c.system, ms, ratio: Number((ms / base).toFixed(2)) };
+  });
+  save('cold.json', { machine: machine(), runs: COLD_RUNS, results: out });
+}
+
 const machine = () =>
   `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 
@@ -451,7 +540,7 @@ const deadline = setTimeout(
 );
 deadline.unref();
 try {
-  await (IDLE_ONLY ? idle() : peers());
+  await (IDLE_ONLY ? idle() : COLD_ONLY ? cold() : peers());
 } finally {
   for (const d of temps) rmSync(d, { recursive: true, force: true });
 }

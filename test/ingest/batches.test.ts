@@ -223,8 +223,7 @@ describe('uploads', () => {
 describe('allowed folders and the MCP tool ingest_file', () => {
   async function connect(t: TestEngine): Promise<Client> {
     const server = buildMcpServer({
-      handlers: t.handlers,
-      activity: t.engine.activity,
+      backend: { handlers: t.handlers, activity: t.engine.activity },
       transport: 'in-memory',
     });
     const [a, b] = InMemoryTransport.createLinkedPair();

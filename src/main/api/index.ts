@@ -1,13 +1,6 @@
 // createHandlers(engine): every method of the contract, registered once by its domain's
 // slice against the engine core and validated with the shared schemas, ready for any
 // transport. Also the in-process client the CLI and tests use.
-import type {
-  CallContext,
-  LociClient,
-  MethodArgs,
-  MethodName,
-  MethodResult,
-} from '../../shared/api';
 import type { Engine } from '../engine/engine';
 import { registerAuditHandlers } from './audit';
 import { registerConflictHandlers } from './conflicts';
@@ -29,6 +22,7 @@ import { registerAccessHandlers } from './access';
 import { registerTranscriptHandlers } from './transcripts';
 
 export { HandlerRegistry } from './registry';
+export { createInProcessClient } from './inProcess';
 
 export function createHandlers(engine: Engine): HandlerRegistry {
   // Background work (the contradiction check of batches) waits while calls are served.
@@ -56,13 +50,4 @@ export function createHandlers(engine: Engine): HandlerRegistry {
   registerConflictHandlers(registry, engine);
   registry.assertComplete();
   return registry;
-}
-
-/** A client that calls the handlers directly, in this process, as `ctx`. */
-export function createInProcessClient(handlers: HandlerRegistry, ctx: CallContext): LociClient {
-  return {
-    call<M extends MethodName>(method: M, args: MethodArgs<M>): Promise<MethodResult<M>> {
-      return handlers.dispatch(method, args, ctx) as Promise<MethodResult<M>>;
-    },
-  };
 }

@@ -134,13 +134,11 @@ export class McpHttpSessions {
       req.headers['x-loci-transport'] === 'stdio-proxy' ? 'stdio-proxy' : 'http';
     let sessionKey: string | undefined;
     const server = buildMcpServer({
-      handlers: this.handlers,
-      activity: this.activity,
+      backend: { handlers: this.handlers, activity: this.activity, events: this.events },
       transport: transportLabel,
       clientId: grant?.name ?? headerClient,
       grant,
       defaultStore: this.defaultStore,
-      events: this.events,
       onCall: (client) => {
         if (sessionKey) this.clients.touch(sessionKey, { client, call: true });
       },

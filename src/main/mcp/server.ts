@@ -26,10 +26,12 @@ import type { Actor, CallContext, CallLogLevel, ClientGrant, LociClient } from '
 import { DEFAULT_STORE_NAME } from '../../shared/constants';
 import { toErrorData } from '../../shared/errors';
 import { describeIssues } from '../../shared/validation';
-import { createInProcessClient, type HandlerRegistry } from '../api';
+import type { HandlerRegistry } from '../api';
+import { createInProcessClient } from '../api/inProcess';
 import type { ActivityLog } from '../engine/activity';
 import type { EngineEvents } from '../engine/events';
 import { ProtocolError } from './errors';
+import { AjvJsonSchemaValidator } from './sdkValidator';
 import { outputSchemaFor } from './outputSchemas';
 import { getPrompt, PROMPT_FIELDS, PROMPTS } from './prompts';
 import {
@@ -47,9 +49,23 @@ export { ProtocolError } from './errors';
 export const SERVER_NAME = 'loci';
 export const SERVER_VERSION = LOCI_VERSION;
 
-export interface McpSessionOptions {
+/** What a session serves: the contract's handlers, the activity log, the change events. */
+export interface McpBackend {
   handlers: HandlerRegistry;
   activity: ActivityLog;
+  /** The engine's change events: resource subscriptions and the resource list follow them. */
+  events?: EngineEvents | undefined;
+}
+
+export interface McpSessionOptions {
+  /**
+   * The engine, or how to open it: `loci mcp` answers initialize, tools/list and
+   * prompts/list before the engine is loaded; the first request that needs it opens it
+   * (once) and waits, and fails with its error if it does not open.
+   */
+  backend: McpBackend | (() => Promise<McpBackend>);
+  /** Called once tools/list has been answered (`loci mcp` then opens the engine). */
+  afterToolsList?: () => void;
   /** Called on every tool call with the client's name (for the connected-clients list). */
   onCall?: (client: string) => void;
   /** `http`, `stdio`, `stdio-proxy`, `in-memory`. */
@@ -59,8 +75,6 @@ export interface McpSessionOptions {
   /** A client token's grant: its name is the client's, its policy holds for every call. */
   grant?: ClientGrant | undefined;
   defaultStore?: string | undefined;
-  /** The engine's change events: resource subscriptions and the resource list follow them. */
-  events?: EngineEvents | undefined;
 }
 
 /**
@@ -98,6 +112,60 @@ export function normalizeClient(name: string | undefined): string {
   return n || 'unknown';
 }
 
+type ToolDefinition = ReturnType<typeof toolDefinitions>[number];
+interface ToolSet {
+  tools: ToolDefinition[];
+  byName: Map<string, ToolDefinition>;
+  /** Per tool: its own fields typed, the contract's fields passed through (see below). */
+  argChecks: Map<string, z.ZodObject>;
+  /** What tools/list answers. */
+  listedTools: {
+    name: string;
+    title?: string | undefined;
+    description: string;
+    inputSchema: { type: 'object'; [k: string]: unknown };
+    outputSchema: ReturnType<typeof outputSchemaFor>;
+    annotations: ToolDefinition['annotations'];
+  }[];
+}
+
+/** The tools of a session's default store, built once per process (sessions share them). */
+const toolSets = new Map<string, ToolSet>();
+function toolSet(defaultStore: string | undefined): ToolSet {
+  const key = defaultStore ?? '';
+  const known = toolSets.get(key);
+  if (known) return known;
+  const tools = toolDefinitions(defaultStore);
+  const set: ToolSet = {
+    tools,
+    byName: new Map(tools.map((t) => [t.name, t])),
+    argChecks: new Map(
+      tools.map((t) => [
+        t.name,
+        z.strictObject({
+          ...Object.fromEntries(
+            Object.keys(t.schema.shape).map((k) => [k, z.unknown().optional()]),
+          ),
+          ...t.own.shape,
+        }),
+      ]),
+    ),
+    listedTools: tools.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: z.toJSONSchema(t.schema, { io: 'input' }) as {
+        type: 'object';
+        [k: string]: unknown;
+      },
+      outputSchema: outputSchemaFor(t.name),
+      annotations: t.annotations,
+    })),
+  };
+  toolSets.set(key, set);
+  return set;
+}
+
 export function buildMcpServer(options: McpSessionOptions): Server {
   // Each capability is declared because it is implemented: logging (setLevel and the
   // daemon's warnings about this client's calls), resource subscriptions and the list's
@@ -113,31 +181,11 @@ export function buildMcpServer(options: McpSessionOptions): Server {
         completions: {},
       },
       instructions: INSTRUCTIONS,
+      // Answers to elicitations are checked with @cfworker/json-schema (sdkValidator.ts).
+      jsonSchemaValidator: new AjvJsonSchemaValidator(),
     },
   );
-  const tools = toolDefinitions(options.defaultStore);
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  // Per tool: its own fields typed, the contract's fields passed through (see below).
-  const argChecks = new Map(
-    tools.map((t) => [
-      t.name,
-      z.strictObject({
-        ...Object.fromEntries(Object.keys(t.schema.shape).map((k) => [k, z.unknown().optional()])),
-        ...t.own.shape,
-      }),
-    ]),
-  );
-  const listedTools = tools.map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: z.toJSONSchema(t.schema, { io: 'input' }) as {
-      type: 'object';
-      [k: string]: unknown;
-    },
-    outputSchema: outputSchemaFor(t.name),
-    annotations: t.annotations,
-  }));
+  const { tools, byName, argChecks, listedTools } = toolSet(options.defaultStore);
   const actor = (): Actor => ({
     kind: 'mcp',
     client: normalizeClient(
@@ -146,8 +194,26 @@ export function buildMcpServer(options: McpSessionOptions): Server {
     transport: options.transport,
     ...(options.grant ? { grant: options.grant } : {}),
   });
-  const client = (ctx: Omit<CallContext, 'actor'> = {}) =>
-    createInProcessClient(options.handlers, { ...ctx, actor: actor() });
+  let opened: Promise<McpBackend> | null = null;
+  let followEvents: (events: EngineEvents | undefined) => void = () => undefined;
+  const events = new Promise<EngineEvents | undefined>((resolve) => (followEvents = resolve));
+  const backend = (): Promise<McpBackend> => {
+    if (!opened) {
+      const given = options.backend;
+      opened = typeof given === 'function' ? given() : Promise.resolve(given);
+      opened.then((b) => followEvents(b.events)).catch(() => undefined);
+    }
+    return opened;
+  };
+  // Given open, the session follows the engine's changes from the start.
+  if (typeof options.backend !== 'function') void backend();
+  const client = (ctx: Omit<CallContext, 'actor'> = {}): LociClient => {
+    const full = { ...ctx, actor: actor() };
+    return {
+      call: (method, args) =>
+        backend().then((b) => createInProcessClient(b.handlers, full).call(method, args)),
+    };
+  };
   const actorName = () => `mcp:${actor().client}`;
   const sessionStore = options.defaultStore ?? DEFAULT_STORE_NAME;
 
@@ -177,7 +243,10 @@ export function buildMcpServer(options: McpSessionOptions): Server {
   };
 
   // ---------------------------------------------------------------- tools
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listedTools }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    if (options.afterToolsList) setImmediate(options.afterToolsList);
+    return { tools: listedTools };
+  });
 
   /** The client's model, for the tools that distil, when the client declared sampling. */
   const sampler = (requestId: RequestId, signal: AbortSignal): ToolSession['sample'] =>
@@ -257,8 +326,8 @@ export function buildMcpServer(options: McpSessionOptions): Server {
       const started = performance.now();
       const rawArgs = request.params.arguments ?? {};
       options.onCall?.(actor().client as string);
-      const record = (ok: boolean, code: string | null, result: unknown) =>
-        options.activity.record({
+      const record = (ok: boolean, code: string | null, result: unknown) => {
+        const entry = {
           at: new Date().toISOString(),
           actor: actorName(),
           transport: options.transport,
@@ -268,7 +337,11 @@ export function buildMcpServer(options: McpSessionOptions): Server {
           duration_ms: Math.round((performance.now() - started) * 100) / 100,
           args: rawArgs,
           result,
-        });
+        };
+        backend()
+          .then((b) => b.activity.record(entry))
+          .catch(() => undefined);
+      };
       // One validation per call: here only the tool's own fields and that no other field
       // is given; the contract validates the rest when the tool calls its method.
       const invalid = (message: string): CallToolResult => {
@@ -373,7 +446,7 @@ export function buildMcpServer(options: McpSessionOptions): Server {
 
   watchResources(server, {
     client,
-    events: options.events,
+    events,
     defaultStore: options.defaultStore,
     sessionStore,
   });

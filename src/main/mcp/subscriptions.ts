@@ -21,7 +21,8 @@ const UPDATE_COALESCE_MS = 20;
 export interface ResourceWatch {
   /** A client calling as the session's caller. */
   client: () => LociClient;
-  events: EngineEvents | undefined;
+  /** The engine's change events, or their coming (the engine may still be opening). */
+  events: EngineEvents | undefined | Promise<EngineEvents | undefined>;
   /** The store the session's resources default to, as given (undefined: the default). */
   defaultStore: string | undefined;
   /** The name of that store, as change events carry it. */
@@ -100,9 +101,11 @@ export function watchResources(server: Server, watch: ResourceWatch): void {
     if (uris.length) flushTimer ??= setTimeout(() => void flush(), UPDATE_COALESCE_MS);
   };
   const offs: (() => void)[] = [];
-  if (watch.events) {
+  let closed = false;
+  const follow = (events: EngineEvents | undefined) => {
+    if (!events || closed) return;
     offs.push(
-      watch.events.on('memory.changed', (payload) => {
+      events.on('memory.changed', (payload) => {
         if (subscribed.size === 0) return;
         const uris = staleUris(subscribed, watch.sessionStore, {
           event: 'memory.changed',
@@ -119,21 +122,23 @@ export function watchResources(server: Server, watch: ResourceWatch): void {
         }
         stale(uris, { store: payload.store, ids: payload.ids });
       }),
-      watch.events.on('link.changed', (payload) => {
+      events.on('link.changed', (payload) => {
         if (subscribed.size === 0) return;
         const uris = staleUris(subscribed, watch.sessionStore, { event: 'link.changed', payload });
         stale(uris, null);
       }),
       // The listed resources are per store: a new or renamed store changes the list.
-      watch.events.on('store.created', () => {
+      events.on('store.created', () => {
         server.sendResourceListChanged().catch(() => undefined);
       }),
-      watch.events.on('store.renamed', () => {
+      events.on('store.renamed', () => {
         server.sendResourceListChanged().catch(() => undefined);
       }),
     );
-  }
+  };
+  void Promise.resolve(watch.events).then(follow, () => undefined);
   server.onclose = () => {
+    closed = true;
     for (const off of offs.splice(0)) off();
     if (flushTimer) clearTimeout(flushTimer);
     subscribed.clear();

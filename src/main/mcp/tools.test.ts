@@ -34,8 +34,7 @@ async function connectClient(
   } = {},
 ): Promise<Client> {
   const server = buildMcpServer({
-    handlers: options.handlers ?? t.handlers,
-    activity: t.engine.activity,
+    backend: { handlers: options.handlers ?? t.handlers, activity: t.engine.activity },
     transport: 'in-memory',
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -14,7 +14,7 @@ import {
 import { join } from 'node:path';
 import { LociError } from '../../../shared/errors';
 import { sha256File, type CatalogueEntry, type ModelManifest } from './manifest';
-import { OnnxModel } from './onnxModel';
+import type { OnnxModel } from './onnxModel';
 
 export interface InstallProgress {
   model: string;
@@ -199,6 +199,8 @@ export async function installModel(
   // A file can have the right bytes and still not be this model: load it and embed once.
   let model: OnnxModel | null = null;
   try {
+    // ONNX Runtime is loaded only here and in the embedding worker, never at start.
+    const { OnnxModel } = await import('./onnxModel');
     model = await OnnxModel.load(staging, { threads: 1 });
     const [vector] = await model.embed(['Loci checks that the model runs.'], 'passage');
     if (!vector || vector.length !== entry.dims) {
