@@ -1,6 +1,7 @@
 // Build of every process: the Node main bundle (CLI and daemon, later the Electron
 // main process), the preload script and the renderer. See scripts/build.mjs for how
 // the build works on machines where Electron's runtime is not installed.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import renderer from './vite.renderer.config';
@@ -39,8 +40,19 @@ const BUNDLED = [
   'csv-parse',
   'htmlparser2',
 ];
+/** What the build bundled, by version: engine/dependencies.ts asserts the bounds on them. */
+function bundledVersions(): Record<string, string> {
+  return Object.fromEntries(
+    BUNDLED.map((name) => {
+      const pkg = resolve(import.meta.dirname, 'node_modules', name, 'package.json');
+      return [name, (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version];
+    }),
+  );
+}
+
 export default defineConfig({
   main: {
+    define: { __LOCI_BUNDLED_VERSIONS__: JSON.stringify(bundledVersions()) },
     // The SDK's default JSON Schema validator (Ajv) is replaced by its @cfworker one; see
     // src/main/mcp/sdkValidator.ts.
     resolve: {

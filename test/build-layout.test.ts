@@ -24,8 +24,11 @@ describe.skipIf(!built)('the built main bundle', () => {
     const found: string[] = [];
     for (const file of jsFiles(main)) {
       const code = readFileSync(file, 'utf8');
-      // Every worker is started through engine/workers.ts: spawnWorker(import.meta.url, "<file>", …).
-      for (const m of code.matchAll(/spawnWorker\(import\.meta\.url, "([\w-]+\.js)"/g)) {
+      // Every worker is started through engine/workers.ts: spawnWorker(import.meta.url,
+      // '<file>.js', './<source>.ts', …), whatever name the minifier gives spawnWorker.
+      for (const m of code.matchAll(
+        /[\w$]+\(import\.meta\.url,\s*["'`]([\w-]+\.js)["'`],\s*["'`]\.\/[\w/-]+\.ts["'`]/g,
+      )) {
         found.push(m[1] as string);
         expect(existsSync(join(file, '..', m[1] as string)), `${m[1]} beside ${file}`).toBe(true);
       }

@@ -29,8 +29,22 @@ export const REQUIRED_VERSIONS: readonly {
   },
 ];
 
-/** The installed version of a package, found from one of its entry points. */
+/**
+ * Packages the build bundles into out/main (electron.vite.config.ts) are not in
+ * node_modules where the built CLI runs (the npm package ships without them): the build
+ * writes down the version it bundled. Undefined when running from the sources.
+ */
+declare const __LOCI_BUNDLED_VERSIONS__: Readonly<Record<string, string>> | undefined;
+
+function bundledVersion(name: string): string | null {
+  if (typeof __LOCI_BUNDLED_VERSIONS__ !== 'object') return null;
+  return __LOCI_BUNDLED_VERSIONS__[name] ?? null;
+}
+
+/** The version of a package: the one bundled into the build, else the installed one. */
 export function installedVersion(name: string, entry: string): string | null {
+  const bundled = bundledVersion(name);
+  if (bundled !== null) return bundled;
   let file: string;
   try {
     file = createRequire(import.meta.url).resolve(entry);
