@@ -138,9 +138,19 @@ export async function copyDatabase(
           onProgress({ done, total, table: t.name });
           continue;
         }
-        // By rowid in chunks: a table of millions of rows still reports as it goes.
+        // By rowid in chunks: a table of millions of rows still reports as it goes. The
+        // rowid is copied too: `SELECT *` leaves it out of a table without an INTEGER
+        // PRIMARY KEY, and the copy would number its rows afresh, closing the gaps that
+        // deletions left (and then the next chunk, read past the copy's own last rowid,
+        // would copy rows twice).
+        const columns = (
+          out.prepare(`SELECT name FROM pragma_table_info(?, 'src')`).all(t.name) as {
+            name: string;
+          }[]
+        ).map((c) => quote(c.name));
+        const list = ['rowid', ...columns].join(', ');
         const chunk = out.prepare(
-          `INSERT INTO main.${name} SELECT * FROM src.${name} WHERE rowid > ? ORDER BY rowid LIMIT ${CHUNK}`,
+          `INSERT INTO main.${name} (${list}) SELECT ${list} FROM src.${name} WHERE rowid > ? ORDER BY rowid LIMIT ${CHUNK}`,
         );
         const last = out.prepare(`SELECT max(rowid) AS r FROM main.${name}`);
         let after: number | bigint = -(2 ** 53);
