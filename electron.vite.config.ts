@@ -87,6 +87,8 @@ export default defineConfig({
           auditWorker: resolve(import.meta.dirname, 'src/main/engine/audit/verifyWorker.ts'),
           // The credential-scan worker thread (loaded by engine/write/scanHost.ts).
           scanWorker: resolve(import.meta.dirname, 'src/main/engine/write/scanWorker.ts'),
+          // The token-count worker thread (loaded by engine/recall/tokenCounter.ts).
+          tokenWorker: resolve(import.meta.dirname, 'src/main/engine/recall/tokenWorker.ts'),
           // The clustering worker thread of dreams (loaded by engine/dream/louvain.ts).
           louvainWorker: resolve(import.meta.dirname, 'src/main/engine/dream/louvainWorker.ts'),
         },

@@ -39,6 +39,7 @@ describe.skipIf(!built)('the built main bundle', () => {
       'ingestWorker.js',
       'louvainWorker.js',
       'scanWorker.js',
+      'tokenWorker.js',
     ]);
   });
 

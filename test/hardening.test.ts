@@ -14,7 +14,7 @@ import { startDaemon, type Daemon } from '../src/main/daemon';
 import { Engine } from '../src/main/engine/engine';
 import { startHttpServer } from '../src/main/http/server';
 import { runStdio } from '../src/main/mcp/stdio';
-import { loadTokenCounter } from '../src/main/engine/recall/budget';
+import { tokenCounter } from '../src/main/engine/recall/tokenCounter';
 import { tempDir } from './helpers/engine';
 import { rawRequest, type RawRequest, type RawResponse } from './helpers/http';
 
@@ -170,8 +170,10 @@ describe('MCP rough edges', () => {
       expect((first as { text: string }).text).toMatch(/Thursdays/);
       // A small budget holds, counted with recall's tokenizer.
       const small = await client.getPrompt({ name: 'bootstrap', arguments: { max_tokens: '300' } });
-      const count = await loadTokenCounter();
-      expect(count((small.messages[0]?.content as { text: string }).text)).toBeLessThanOrEqual(300);
+      const [tokens] = await tokenCounter().count([
+        (small.messages[0]?.content as { text: string }).text,
+      ]);
+      expect(tokens).toBeLessThanOrEqual(300);
     } finally {
       await client.close();
     }

@@ -121,6 +121,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     // Dreams run on their own once the daemon has been idle (config `dream.*`).
     engine.dreams.startSchedule(() => engine.registry.list().map((s) => s.name));
     engine.sync.start();
+    // Worker threads and caches go back once the daemon is quiet (config `memory.*`).
+    engine.footprint.start();
     return {
       engine,
       handlers,

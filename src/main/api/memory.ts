@@ -21,7 +21,7 @@ import { getMemory, listMemories, loadRow, memoryTitles } from '../engine/memory
 import { redactMemory } from '../engine/memory/redact';
 import { insertMemories, prepareMemories, type RememberItem } from '../engine/memory/remember';
 import { bootstrapContext, memoryMap, timeline } from '../engine/memory/views';
-import { loadTokenCounter } from '../engine/recall/budget';
+import { tokenCounter } from '../engine/recall/tokenCounter';
 import { recallAs } from './recall';
 import type { HandlerRegistry } from './registry';
 
@@ -184,14 +184,14 @@ export function registerMemoryHandlers(registry: HandlerRegistry, engine: Engine
   });
   registry.register('memory.map', async (args, { actor }) => {
     const store = await engine.store(args.store);
-    const result = memoryMap(store, actor, args.max_tokens, await loadTokenCounter());
+    const result = await memoryMap(store, actor, args.max_tokens, tokenCounter());
     // The map is an index of titles: logged as one read of the index, not of each memory.
     engine.audit.noteRead(store, actor, 'memory.map', []);
     return result;
   });
   registry.register('memory.bootstrap', async (args, { actor }) => {
     const store = await engine.store(args.store);
-    const result = bootstrapContext(store, actor, args.max_tokens, await loadTokenCounter());
+    const result = await bootstrapContext(store, actor, args.max_tokens, tokenCounter());
     // The pinned memories are read whole; the map is one read of the index.
     engine.audit.noteRead(store, actor, 'memory.bootstrap', result.pinned);
     return result;

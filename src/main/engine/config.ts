@@ -182,6 +182,23 @@ export const ConfigSchema = z.strictObject({
       min_confidence: z.number().min(0).max(1).default(0.5),
     })
     .prefault({}),
+  /** What a daemon (or `loci mcp`, or the app) keeps resident, and when it gives it back. */
+  memory: z
+    .strictObject({
+      /**
+       * After this many seconds without a call, worker threads and caches are let go and
+       * the heap collected (0: never). The next call starts what it needs again.
+       */
+      idle_trim_s: z.number().min(0).max(86_400).default(30),
+      /**
+       * Under memory pressure — free memory below this percentage of the machine's, or
+       * (Linux) tasks stalled on memory more than `max_stall_pct` of the time — the
+       * in-memory indexes (recogniser, vector pre-filter) go too, rebuilt on next use.
+       */
+      min_free_pct: z.number().min(0).max(50).default(5),
+      max_stall_pct: z.number().min(0).max(100).default(20),
+    })
+    .prefault({}),
 });
 
 export type Config = z.output<typeof ConfigSchema>;

@@ -17,6 +17,7 @@ import { ActivityLog } from './activity';
 import { AuditService } from './audit/service';
 import { ClientRegistry } from './clients';
 import { eligible } from './conflicts/find';
+import { Footprint } from './footprint';
 import { ConflictService } from './conflicts/service';
 import { loadConfig, type Config } from './config';
 import { assertDependencyVersions } from './dependencies';
@@ -30,6 +31,7 @@ import { createLlmClient, llmSettings } from './llm';
 import { BulkDeleteGuard, type ConfirmHook } from './memory/bulkGuard';
 import { actorName } from './memory/model';
 import { RecallLatencies } from './memory/overview';
+import { releaseTokenCounter } from './recall/tokenCounter';
 import { RehearsalQueue } from './memory/rehearsals';
 import type { CreatedMemory } from './memory/remember';
 import { Semantic, type EmbedWrites } from './semantic';
@@ -40,10 +42,12 @@ import { DataDirLock, type OwnerKind } from './store/lock';
 import { resolveDataDir } from './store/paths';
 import { KeyVault, type KeyVaultOptions } from './store/keys';
 import { StoreRegistry, type OpenStore } from './store/registry';
+import { clearStatements } from './store/statements';
 import { storageError } from './store/storageErrors';
 import { TranscriptService } from './transcripts/service';
 import { SyncService, type SyncOptions } from './sync/service';
 import { warn } from './warnings';
+import { releaseScanner } from './write/scanHost';
 
 /**
  * Cryptographic randomness for ULIDs, drawn from a pooled buffer: one system call per
@@ -144,6 +148,11 @@ export class Engine {
   readonly sync: SyncService;
   /** Requests an agent may make only with the person's yes, asked in the client. */
   readonly confirmations: Confirmations;
+  /**
+   * What the engine keeps resident, given back when it has been quiet or memory is short
+   * (started by processes that stay up: the daemon, `loci mcp`, the app).
+   */
+  readonly footprint: Footprint;
 
   private constructor(
     readonly dataDir: string,
@@ -245,6 +254,28 @@ export class Engine {
       },
       options.sync,
     );
+    this.footprint = new Footprint({
+      now: this.now,
+      idleMs: config.memory.idle_trim_s * 1000,
+      pollMs: 5000,
+      minFreeShare: config.memory.min_free_pct / 100,
+      maxStallPct: config.memory.max_stall_pct,
+      pressureGapMs: 5 * 60_000,
+    });
+    this.footprint.add({ name: 'credential scanner', release: () => releaseScanner() });
+    this.footprint.add({ name: 'file parser', release: () => this.ingest.releaseParser() });
+    this.footprint.add({ name: 'token counter', release: () => releaseTokenCounter() });
+    this.footprint.add({ name: 'indexes', release: (depth) => this.semantic.release(depth) });
+    this.footprint.add({
+      name: 'SQLite caches',
+      release: async (depth) => {
+        for (const store of await this.openStores()) {
+          // Statements are prepared again on next use; the page cache refills from disk.
+          if (depth === 'pressure') clearStatements(store.db);
+          store.db.pragma('shrink_memory');
+        }
+      },
+    });
     this.transcripts = new TranscriptService({
       events: this.events,
       now: this.now,
@@ -411,9 +442,11 @@ export class Engine {
   /** Runs one call (HandlerRegistry.dispatch) in its own scope: which stores it uses. */
   async inCall<T>(fn: () => Promise<T>): Promise<T> {
     const held = new Set<string>();
+    const ended = this.footprint.begin();
     try {
       return await this.callStores.run(held, fn);
     } finally {
+      ended();
       for (const name of held) this.releaseLease(name);
     }
   }
@@ -512,6 +545,7 @@ export class Engine {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    this.footprint.stop();
     await this.sync.close();
     await this.dreams.close();
     await this.rehearsals.flush();

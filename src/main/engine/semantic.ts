@@ -9,6 +9,7 @@ import { ModelCatalogue } from './embed/catalogueService';
 import { catalogue } from './embed/models';
 import { EmbeddingService } from './embed/service';
 import type { EngineEvents } from './events';
+import type { TrimDepth } from './footprint';
 import { calibrate, readCalibration, threshold } from './recall/calibration';
 import { notEmbeddedNote, type RecallContext } from './recall/recall';
 import { Recognizer } from './recall/recognizer';
@@ -447,6 +448,20 @@ export class Semantic {
       const r = this.runtime(store);
       r.index = null;
       if (this.options.embedWrites === 'background') void this.scheduleBackfill(store);
+    }
+  }
+
+  /**
+   * Gives back memory (engine/footprint.ts). Under pressure, each store's recogniser and
+   * vector pre-filter are dropped, to be built again by the next recall that needs them
+   * (not while a backfill is filling the index). Model sessions stay: loading one takes
+   * seconds, and the next query would wait for it.
+   */
+  release(depth: TrimDepth): void {
+    if (depth !== 'pressure') return;
+    for (const r of this.runtimes.values()) {
+      r.recognizer = null;
+      if (!r.backfill) r.index = null;
     }
   }
 

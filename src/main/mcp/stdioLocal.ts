@@ -36,6 +36,8 @@ export async function serveStdio(session: StdioSession, o: LocalStdioOptions): P
         ...(o.env ? { env: o.env } : {}),
       });
       engine = opened.engine;
+      // This process stays up as long as the editor: it gives back what it can when quiet.
+      engine.footprint.start();
       connectClient();
       return { handlers: opened.handlers, activity: engine.activity, events: engine.events };
     })();

@@ -130,6 +130,14 @@ export class ParserPool {
     worker.postMessage({ ...job.req, bytes }, [bytes.buffer as ArrayBuffer]);
   }
 
+  /** Stops the worker while no file is parsed or waits; the next file starts it again. */
+  async release(): Promise<void> {
+    if (this.running || this.queue.length > 0 || !this.worker) return;
+    const w = this.worker;
+    this.worker = null;
+    await w.terminate();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.splice(0))

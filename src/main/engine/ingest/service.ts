@@ -287,6 +287,11 @@ export class IngestService {
     }
   }
 
+  /** Lets the parser worker go while no file is read (engine/footprint.ts). */
+  releaseParser(): Promise<void> {
+    return this.pool.release();
+  }
+
   async close(): Promise<void> {
     for (const run of this.running.values()) {
       run.cancelled = true;

@@ -4,6 +4,7 @@
 import type { Actor, BootstrapResult, MapResult, TimelineResult } from '../../../shared/api';
 import { MAP_MAX_TOKENS, type MemoryKind } from '../../../shared/schemas';
 import type { OpenStore } from '../store/registry';
+import type { TokenCounter } from '../recall/tokenCounter';
 import { stmt } from '../store/statements';
 import {
   isoOrNull,
@@ -78,12 +79,15 @@ export function mapLine(row: Pick<MemoryRow, 'id' | 'kind' | 'title' | 'pinned' 
   return `${row.id} [${row.kind}]${row.pinned ? ' (pinned)' : ''} ${row.title}${tags ? ` ${tags}` : ''}`;
 }
 
-export function memoryMap(
+/** Lines of the map counted per round trip to the token counter. */
+const MAP_CHUNK = 256;
+
+export async function memoryMap(
   store: OpenStore,
   actor: Actor,
   maxTokens: number,
-  count: (text: string) => number,
-): MapResult {
+  counter: TokenCounter,
+): Promise<MapResult> {
   const vis = visibilityFilter(actor);
   // Stable order (pinned, then newest): the text stays byte-identical while nothing changes.
   const rows = stmt(
@@ -96,21 +100,27 @@ export function memoryMap(
   const header = `# Memory map of store "${store.name}": ${rows.length} memories (id [kind] title #tags)`;
   const footerFor = (omitted: number) =>
     `… ${omitted} more ${omitted === 1 ? 'memory is' : 'memories are'} not listed here: recall them by topic, or ask for a larger max_tokens.`;
-  let used = count(header) + 1;
+  let used = ((await counter.count([header]))[0] as number) + 1;
   const lines: string[] = [];
-  for (const [i, row] of rows.entries()) {
-    const line = mapLine(row);
-    const cost = count(line) + 1;
-    const remaining = rows.length - i - 1;
-    // Room for this line and, if anything would still be left out, the footer that says so.
-    const reserve = remaining > 0 ? count(footerFor(remaining)) + 1 : 0;
-    if (used + cost + reserve > maxTokens) break;
-    lines.push(line);
-    used += cost;
+  // Counted a chunk at a time (each line, and the footer that would follow it), so a map
+  // of 100,000 memories under a budget of 2,000 tokens counts a few hundred lines.
+  fill: for (let start = 0; start < rows.length; start += MAP_CHUNK) {
+    const chunk = rows.slice(start, start + MAP_CHUNK).map(mapLine);
+    const remaining = chunk.map((_, k) => rows.length - (start + k) - 1);
+    const n = await counter.count([...chunk, ...remaining.map((r) => (r > 0 ? footerFor(r) : ''))]);
+    for (const [k, line] of chunk.entries()) {
+      const cost = (n[k] as number) + 1;
+      // Room for this line and, if anything would still be left out, the footer that says so.
+      const reserve = (remaining[k] as number) > 0 ? (n[chunk.length + k] as number) + 1 : 0;
+      if (used + cost + reserve > maxTokens) break fill;
+      lines.push(line);
+      used += cost;
+    }
   }
   const omitted = rows.length - lines.length;
   const text = [header, ...lines, ...(omitted > 0 ? [footerFor(omitted)] : [])].join('\n');
-  return { store: store.name, text, listed: lines.length, omitted, tokens: count(text) };
+  const [tokens] = await counter.count([text]);
+  return { store: store.name, text, listed: lines.length, omitted, tokens: tokens as number };
 }
 
 /**
@@ -118,12 +128,12 @@ export function memoryMap(
  * first, in at most half the budget; then the memory map in what remains. Tokens are
  * counted with recall's tokenizer, so the budget holds for the agent's model too.
  */
-export function bootstrapContext(
+export async function bootstrapContext(
   store: OpenStore,
   actor: Actor,
   maxTokens: number,
-  count: (text: string) => number,
-): BootstrapResult {
+  counter: TokenCounter,
+): Promise<BootstrapResult> {
   const vis = visibilityFilter(actor);
   const pinned = stmt(
     store.db,
@@ -132,27 +142,29 @@ export function bootstrapContext(
       ORDER BY m.created_at DESC, m.rid DESC LIMIT 50`,
   ).all(...vis.params) as Pick<MemoryRow, 'id' | 'title' | 'content'>[];
   const heading = '# Pinned memories';
+  const candidates = pinned.map((p) => `## ${p.title} [${p.id}]\n${p.content}`);
+  const [headingTokens, ...n] = await counter.count([heading, ...candidates]);
   const blocks: string[] = [];
   let used = 0;
-  for (const p of pinned) {
-    const block = `## ${p.title} [${p.id}]\n${p.content}`;
-    const cost = count(block) + 2 + (blocks.length === 0 ? count(heading) + 1 : 0);
+  for (const [i, block] of candidates.entries()) {
+    const cost = (n[i] as number) + 2 + (blocks.length === 0 ? (headingTokens as number) + 1 : 0);
     if (used + cost > maxTokens / 2) break;
     blocks.push(block);
     used += cost;
   }
-  const map = memoryMap(
+  const map = await memoryMap(
     store,
     actor,
     Math.max(64, Math.min(MAP_MAX_TOKENS, maxTokens - used)),
-    count,
+    counter,
   );
   const text = blocks.length ? `${heading}\n${blocks.join('\n\n')}\n\n${map.text}` : map.text;
+  const [tokens] = await counter.count([text]);
   return {
     store: store.name,
     text,
     pinned: pinned.slice(0, blocks.length).map((p) => p.id),
     pinned_omitted: pinned.length - blocks.length,
-    tokens: count(text),
+    tokens: tokens as number,
   };
 }

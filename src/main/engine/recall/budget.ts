@@ -1,35 +1,9 @@
-// Token accounting for recall answers. Counts use the o200k tokenizer (gpt-tokenizer),
-// a close stand-in for the tokenizers of the models agents run on; the library is
-// loaded on first use because its tables take ~130 ms to read.
+// Token accounting for recall answers: how much of a budget each result takes, and
+// cutting the answer to fit. Counting is tokenCounter.ts (the o200k tokenizer, in a
+// worker thread).
+import type { TokenCounter } from './tokenCounter';
 
-import { LRUCache } from 'lru-cache';
-
-/** Tokens in a text (the o200k tokenizer). */
-export type TokenCounter = (text: string) => number;
-type Counter = TokenCounter;
-let counter: Counter | null = null;
-
-/**
- * Counts of texts seen lately: recall counts every result it returns, and the same
- * memories come back again and again (a count is ~50 µs for a compact result).
- */
-const counted = new LRUCache<string, number>({ max: 20_000 });
-
-export async function loadTokenCounter(): Promise<Counter> {
-  if (!counter) {
-    const mod = await import('gpt-tokenizer');
-    counter = (text: string) => {
-      if (text.length < 8) return text.length === 0 ? 0 : mod.countTokens(text);
-      let n = counted.get(text);
-      if (n === undefined) {
-        n = mod.countTokens(text);
-        counted.set(text, n);
-      }
-      return n;
-    };
-  }
-  return counter;
-}
+export type { TokenCounter } from './tokenCounter';
 
 /** Fixed cost of a result's framing (id, kind, score, field names) in tokens. */
 export const RESULT_OVERHEAD_TOKENS = 24;
@@ -67,34 +41,40 @@ export interface Budgeted<T> {
  * alone does not fit, its content is shortened to fit instead of returning nothing.
  * Stops at the first result that does not fit, so rank order is never broken.
  */
-export function applyBudget<
+export async function applyBudget<
   T extends { title: string; content: string; tags: string[]; truncated: boolean },
->(items: T[], maxTokens: number | null, count: Counter): Budgeted<T> {
-  const cost = (item: T) =>
-    RESULT_OVERHEAD_TOKENS + count(item.title) + count(item.content) + count(item.tags.join(', '));
+>(items: T[], maxTokens: number | null, counter: TokenCounter): Promise<Budgeted<T>> {
+  // Every result's parts in one round trip.
+  const n = await counter.count(
+    items.flatMap((item) => [item.title, item.content, item.tags.join(', ')]),
+  );
+  const part = (i: number, k: number) => n[i * 3 + k] as number;
   let used = ANSWER_OVERHEAD_TOKENS;
   const kept: T[] = [];
-  for (const item of items) {
-    const c = cost(item);
+  for (const [i, item] of items.entries()) {
+    const c = RESULT_OVERHEAD_TOKENS + part(i, 0) + part(i, 1) + part(i, 2);
     if (maxTokens === null || used + c <= maxTokens) {
       kept.push(item);
       used += c;
       continue;
     }
     if (kept.length === 0) {
-      const fixed = c - count(item.content);
+      const fixed = c - part(i, 1);
       const room = maxTokens - used - fixed;
       if (room >= MIN_CONTENT_TOKENS) {
         // Shrink by characters until the count fits (tokens ≈ chars / 4 to start).
+        const countOne = async (text: string) => (await counter.count([text]))[0] as number;
         let chars = room * 4;
         let shrunk = truncateText(item.content, chars);
-        while (count(shrunk.text) > room && chars > 8) {
+        let tokens = await countOne(shrunk.text);
+        while (tokens > room && chars > 8) {
           chars = Math.floor(chars * 0.8);
           shrunk = truncateText(item.content, chars);
+          tokens = await countOne(shrunk.text);
         }
         const fitted = { ...item, content: shrunk.text, truncated: true };
         kept.push(fitted);
-        used += fixed + count(shrunk.text);
+        used += fixed + tokens;
       }
     }
     break;

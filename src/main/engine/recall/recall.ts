@@ -7,7 +7,8 @@
 // `explain` adds the stage trace.
 import type { RecallResult } from '../../../shared/api';
 import type { MemoryRow } from '../memory/model';
-import { applyBudget, loadTokenCounter } from './budget';
+import { applyBudget } from './budget';
+import { tokenCounter } from './tokenCounter';
 import { answerConfidence, round, toHit } from './present';
 import { RecallRun, type ParsedRecall, type RecallContext } from './run';
 import {
@@ -34,7 +35,7 @@ const NAMED_CONFIDENCE: RecallResult['confidence'] = {
 };
 
 export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<RecallResult> {
-  const count = await loadTokenCounter();
+  const count = tokenCounter();
   const run = new RecallRun(ctx, args);
   const tokens = (used: number) => ({ used, max: args.max_tokens ?? null });
 
@@ -54,7 +55,7 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
       why: namedWhy,
       breakdown: null,
     });
-    const kept = applyBudget([hit], args.max_tokens ?? null, count);
+    const kept = await applyBudget([hit], args.max_tokens ?? null, count);
     rehearse(run, kept.kept.length > 0 ? [row.rid] : []);
     return run.finish({
       how: 'fastpath',
@@ -103,7 +104,9 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
     });
   }
   const chosen = run.stage('diversity', () => diversify(run, ranked, byRid, named));
-  const kept = run.stage('budget', () => budget(run, chosen, named, namedWhy, words.units, count));
+  const kept = await run.stageAsync('budget', () =>
+    budget(run, chosen, named, namedWhy, words.units, count),
+  );
   if (kept.omitted > 0) {
     run.degraded.push(
       `${kept.omitted} more result${kept.omitted === 1 ? '' : 's'} left out to stay within max_tokens`,

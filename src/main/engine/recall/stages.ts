@@ -419,14 +419,14 @@ export function diversify(
 export type BudgetedHits = Budgeted<RecallHit & { rid: number }>;
 
 /** The hits as the caller sees them, cut to `max_tokens`. */
-export function budget(
+export async function budget(
   run: RecallRun,
   chosen: Candidate[],
   named: Recognition | null,
   namedWhy: string,
   units: number,
   count: TokenCounter,
-): StageOutput<BudgetedHits> {
+): Promise<StageOutput<BudgetedHits>> {
   const { ctx, args } = run;
   const hits = chosen.map((c) => ({
     rid: c.rid,
@@ -437,7 +437,7 @@ export function budget(
       breakdown: breakdown(c, units, ctx.config.weights),
     }),
   }));
-  const kept = applyBudget(hits, args.max_tokens ?? null, count);
+  const kept = await applyBudget(hits, args.max_tokens ?? null, count);
   return {
     value: kept,
     items: kept.kept.map((h) => ({ rid: h.rid, score: h.score })),

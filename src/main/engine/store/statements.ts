@@ -20,3 +20,8 @@ export function stmt(db: Db, sql: string): Statement {
   }
   return s;
 }
+
+/** Forgets the connection's prepared statements (they are prepared again on next use). */
+export function clearStatements(db: Db): void {
+  caches.delete(db);
+}

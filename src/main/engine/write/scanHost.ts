@@ -103,6 +103,16 @@ class ScanHost {
     return this.ready;
   }
 
+  /** Stops the worker while no scan runs or waits; the next scan starts it again. */
+  async release(): Promise<void> {
+    if (this.running || this.queue.length > 0) return;
+    const worker = this.worker;
+    if (!worker) return;
+    this.worker = null;
+    this.ready = null;
+    await worker.terminate();
+  }
+
   private fail(reason: string): null {
     this.fallbackReason = reason;
     return null;
@@ -176,6 +186,11 @@ export function scanSecretsMany(texts: readonly string[]): Promise<SecretScan[]>
 export async function scanSecrets(text: string): Promise<SecretScan> {
   const [scan] = await host.scan([text]);
   return scan as SecretScan;
+}
+
+/** Lets the scan worker go while it has nothing to do (engine/footprint.ts). */
+export function releaseScanner(): Promise<void> {
+  return host.release();
 }
 
 export function scannerStatus(): ScannerStatus {
