@@ -39,6 +39,7 @@ const BUNDLED = [
   'graphology-communities-louvain',
   'csv-parse',
   'htmlparser2',
+  'eventsource-parser',
 ];
 /** What the build bundled, by version: engine/dependencies.ts asserts the bounds on them. */
 function bundledVersions(): Record<string, string> {

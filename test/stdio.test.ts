@@ -157,6 +157,44 @@ describe('loci mcp (stdio)', () => {
     },
   );
 
+  it(
+    'opens the session again when the daemon restarts, and says so when it is gone',
+    { timeout: 60_000 },
+    async () => {
+      const home = tempDir('loci-stdio-');
+      dirs.push(home);
+      let daemon = await startDaemon({ dataDir: home, port: 0, env: {} });
+      const port = new URL(daemon.url).port;
+      const a = stdioClient(home, 'Cursor');
+      try {
+        await a.client.connect(a.transport);
+        const first = await a.client.callTool({
+          name: 'remember',
+          arguments: { content: 'Written before the daemon restarted.' },
+        });
+        expect(first.isError).toBeFalsy();
+        // Restarted on the same port (as `loci serve` does): the old session is unknown.
+        await daemon.close();
+        daemon = await startDaemon({ dataDir: home, port: Number(port), env: {} });
+        const after = await a.client.callTool({
+          name: 'recall',
+          arguments: { query: 'before the daemon restarted' },
+        });
+        expect(after.isError).toBeFalsy();
+        expect((after.content as { text: string }[])[0]!.text).toMatch(/restarted/);
+        expect(a.stderr()).toMatch(/opening it again/);
+        // Gone for good: a call is answered with an error that says so, not left hanging.
+        await daemon.close();
+        await expect(a.client.callTool({ name: 'stats', arguments: {} })).rejects.toThrow(
+          /daemon did not answer/,
+        );
+      } finally {
+        await a.client.close();
+        await daemon.close();
+      }
+    },
+  );
+
   it('exits when no initialize arrives in time, printing nothing on stdout', async () => {
     const home = tempDir('loci-stdio-');
     dirs.push(home);

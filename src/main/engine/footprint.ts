@@ -151,6 +151,10 @@ export class Footprint {
         warn(`releasing ${part.name} failed: ${(err as Error).message}`);
       }
     }
+    // Twice, a moment apart: the first collection's sweeping finishes in the background,
+    // and the second returns the pages it emptied (measured: one alone often left them).
+    collectGarbage();
+    await new Promise<void>((resolve) => setTimeout(resolve, 1000).unref());
     collectGarbage();
     // A call that began meanwhile keeps what it rebuilt; the next quiet spell trims again.
     if (this.busy === 0) this.trimmedAt = depth;

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { BoundedStdioTransport, idOfOversized } from './lineTransport';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { BoundedStdioTransport, idOfOversized, isJsonRpcMessage } from './lineTransport';
 
 function harness(maxBytes: number) {
   const stdin = new PassThrough();
@@ -61,5 +62,42 @@ describe('BoundedStdioTransport', () => {
     ]);
     expect(h.received).toEqual([{ jsonrpc: '2.0', id: 5, method: 'ping' }]);
     await h.t.close();
+  });
+});
+
+describe('the JSON-RPC envelope check', () => {
+  it('takes and refuses what the MCP SDK schema takes and refuses, on the envelope', () => {
+    const samples: unknown[] = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'x', arguments: {} } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 1 } },
+      { jsonrpc: '2.0', id: 1, result: {} },
+      { jsonrpc: '2.0', id: 2, result: { content: [] } },
+      { jsonrpc: '2.0', id: 3, error: { code: -32600, message: 'bad', data: { x: 1 } } },
+      { jsonrpc: '2.0', error: { code: -32700, message: 'parse' } },
+      // Refused:
+      null,
+      [],
+      'text',
+      { jsonrpc: '1.0', id: 1, method: 'x' },
+      { id: 1, method: 'x' },
+      { jsonrpc: '2.0', id: 1.5, method: 'x' },
+      { jsonrpc: '2.0', id: null, method: 'x' },
+      { jsonrpc: '2.0', id: 1, method: 7 },
+      { jsonrpc: '2.0', id: 1, method: 'x', params: [1, 2] },
+      { jsonrpc: '2.0', id: 1, method: 'x', extra: true },
+      { jsonrpc: '2.0', id: 1, result: [] },
+      { jsonrpc: '2.0', result: {} },
+      { jsonrpc: '2.0', id: 1, result: {}, error: { code: 1, message: 'm' } },
+      { jsonrpc: '2.0', id: 1, error: { code: 1.5, message: 'm' } },
+      { jsonrpc: '2.0', id: 1, error: { code: 1 } },
+      { jsonrpc: '2.0', id: 1 },
+    ];
+    for (const v of samples) {
+      expect(isJsonRpcMessage(v), JSON.stringify(v)).toBe(
+        JSONRPCMessageSchema.safeParse(v).success,
+      );
+    }
   });
 });

@@ -4,7 +4,7 @@
 // bytes), and a line that is not JSON-RPC is answered too; the session goes on. The SDK's
 // transport instead drops its buffer mid-message and closes the session, silently.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { formatBytes } from '../../shared/format';
 
 /** The largest message read from stdin; larger ones are answered with an error. */
@@ -81,10 +81,45 @@ export function prototypeKeyError(
   };
 }
 
+const isId = (v: unknown) => typeof v === 'string' || Number.isInteger(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+const onlyKeys = (v: Record<string, unknown>, keys: string[]) =>
+  Object.keys(v).every((k) => keys.includes(k));
+
+/**
+ * The JSON-RPC 2.0 envelope as MCP's schema has it: a request, a notification, a result
+ * or an error, with no other members. What is inside (params, result) is the receiver's
+ * to check: the SDK's handlers, or the daemon a forwarder passes the message to.
+ */
+export function isJsonRpcMessage(v: unknown): v is JSONRPCMessage {
+  if (!isObject(v) || v.jsonrpc !== '2.0') return false;
+  if ('method' in v) {
+    if (typeof v.method !== 'string') return false;
+    if (v.params !== undefined && !isObject(v.params)) return false;
+    if (!onlyKeys(v, ['jsonrpc', 'id', 'method', 'params'])) return false;
+    return !('id' in v) || isId(v.id);
+  }
+  if ('result' in v)
+    return isId(v.id) && isObject(v.result) && onlyKeys(v, ['jsonrpc', 'id', 'result']);
+  if ('error' in v) {
+    const e = v.error;
+    if (!isObject(e) || !Number.isInteger(e.code) || typeof e.message !== 'string') return false;
+    if (!onlyKeys(e, ['code', 'message', 'data'])) return false;
+    return (v.id === undefined || isId(v.id)) && onlyKeys(v, ['jsonrpc', 'id', 'error']);
+  }
+  return false;
+}
+
 export class BoundedStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;
+  /**
+   * What counts as a message: the envelope by default; a server in this process may
+   * install the MCP SDK's full schema (stdioLocal.ts).
+   */
+  accepts: (value: unknown) => boolean = isJsonRpcMessage;
 
   private parts: Buffer[] = [];
   private size = 0;
@@ -168,8 +203,7 @@ export class BoundedStdioTransport implements Transport {
       void this.write(refused);
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (!parsed.success) {
+    if (!this.accepts(value)) {
       const id = (value as { id?: unknown } | null)?.id;
       this.answerError(
         typeof id === 'string' || typeof id === 'number' ? id : null,
@@ -178,7 +212,7 @@ export class BoundedStdioTransport implements Transport {
       );
       return;
     }
-    this.onmessage?.(parsed.data);
+    this.onmessage?.(value as JSONRPCMessage);
   }
 
   private answerError(id: Id, code: number, message: string): void {

@@ -2,6 +2,7 @@
 // tools/list and prompts/list need no engine, so they are answered before it is loaded;
 // the engine opens as soon as tools/list has been answered (or a request needs it, or
 // shortly after initialize when a client lists nothing), and a call waits for it.
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientGrant } from '../../shared/api';
 import type { Engine } from '../engine/engine';
 import { buildMcpServer, type McpBackend } from './server';
@@ -19,6 +20,8 @@ export interface LocalStdioOptions {
 
 export async function serveStdio(session: StdioSession, o: LocalStdioOptions): Promise<number> {
   const { stdio, log } = session;
+  // Served here: every message is checked against the SDK's own schema before it is read.
+  stdio.accepts = (value) => JSONRPCMessageSchema.safeParse(value).success;
   let engine: Engine | null = null;
   let client: string | null = null;
   let ended = false;
