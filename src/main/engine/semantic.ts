@@ -202,7 +202,7 @@ export class Semantic {
   /** New memories join the recogniser (when it is built) without being read back. */
   memoriesCreated(store: OpenStore, created: readonly CreatedMemory[]): void {
     const rec = this.runtime(store).recognizer;
-    if (rec) for (const m of created) rec.add(m.rid, m.title, m.content);
+    if (rec) for (const m of created) rec.add(m.rid, m.title, m.content, m.recognizerKeys);
   }
 
   /** Keeps the recogniser in step after memories changed (by id). */
@@ -292,7 +292,7 @@ export class Semantic {
       const embedder = await this.embedding.embedder();
       const index = this.index(store);
       const rids = created.map((m) => m.rid);
-      await backfill(store.db, embedder, index, this.options.now, { rids });
+      await backfill(store.db, embedder, index, this.options.now, { rids, lane: 'interactive' });
       if (r.pending) for (const rid of rids) r.pending.delete(rid);
       else if (r.counted !== null) r.counted = null;
     } catch (err) {
@@ -454,10 +454,11 @@ export class Semantic {
   /**
    * Gives back memory (engine/footprint.ts). Under pressure, each store's recogniser and
    * vector pre-filter are dropped, to be built again by the next recall that needs them
-   * (not while a backfill is filling the index). Model sessions stay: loading one takes
-   * seconds, and the next query would wait for it.
+   * (not while a backfill is filling the index). The embedder gives back its kept query
+   * vectors and idle workers (embed/service.ts).
    */
-  release(depth: TrimDepth): void {
+  async release(depth: TrimDepth): Promise<void> {
+    await this.embedding.release(depth);
     if (depth !== 'pressure') return;
     for (const r of this.runtimes.values()) {
       r.recognizer = null;

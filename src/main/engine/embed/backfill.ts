@@ -5,7 +5,7 @@
 import type { Db } from '../store/database';
 import { stmt } from '../store/statements';
 import { binaryCode, type VectorIndex } from '../recall/vectorIndex';
-import type { Embedder } from './types';
+import type { Embedder, EmbedLane } from './types';
 
 /** Memories embedded (and committed) together, unless the configuration says otherwise. */
 export const BACKFILL_BATCH = 32;
@@ -60,6 +60,8 @@ export interface BackfillOptions {
   rids?: readonly number[];
   /** Memories per embedding call and commit (`embedding.batch_size`). */
   batch?: number;
+  /** `interactive`: a write waits for these (its own memories), ahead of any backlog. */
+  lane?: EmbedLane;
 }
 
 type Row = { rid: number; title: string; content: string; hash: string };
@@ -121,6 +123,7 @@ export async function backfill(
     const vectors = await embedder.embed(
       rows.map((r) => embeddingText(r.title, r.content)),
       'passage',
+      options.lane ?? 'background',
     );
     const at = now();
     const landed: [number, Float32Array][] = [];

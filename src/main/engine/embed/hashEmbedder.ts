@@ -2,11 +2,19 @@
 // word pairs and character trigrams into 384 dimensions. Deterministic and fast, it
 // finds texts that share spelling (typos, word forms, identifiers), not meaning, so it
 // reports `semantic: false` and recall says `semantic: off` while it is in use.
+import type { ModelManifest } from './manifest';
 import type { Embedder, EmbedKind } from './types';
 import { l2Normalize } from './pooling';
 
 export const HASH_EMBEDDER_ID = 'hash-384-v1';
 const DIMS = 384;
+
+/** What the embedding worker reports of the fallback when it runs it (it is not a model). */
+export const HASH_MANIFEST = {
+  id: HASH_EMBEDDER_ID,
+  dims: DIMS,
+  max_tokens: 100_000,
+} as ModelManifest;
 
 /** FNV-1a, 32 bits. */
 function fnv1a(text: string): number {

@@ -2,9 +2,12 @@
 // worker thread, or the hashing fallback when no model is installed (or the model
 // fails to load, which is then said in every answer). One copy per engine, shared by
 // every store and client.
-import { HashEmbedder } from './hashEmbedder';
+import type { TrimDepth } from '../footprint';
+import { FallbackEmbedder } from './fallback';
+import { HASH_EMBEDDER_ID, HASH_MANIFEST } from './hashEmbedder';
 import { chooseModel, type FoundModel } from './models';
 import type { Embedder } from './types';
+import { CachingEmbedder } from './queryCache';
 import { WorkerEmbedder } from './workerHost';
 import { warn } from '../warnings';
 
@@ -27,7 +30,8 @@ export interface EmbeddingServiceOptions {
 
 export class EmbeddingService {
   private loading: Promise<Embedder> | null = null;
-  private current: Embedder | null = null;
+  /** The active embedder, its query vectors cached (queryCache.ts). */
+  private current: CachingEmbedder | null = null;
   private chosen: FoundModel | null;
   private note: string | null;
   private loadFailure: string | null = null;
@@ -41,13 +45,13 @@ export class EmbeddingService {
   /** The model id that vectors are (or will be) made with, without loading anything. */
   get modelId(): string {
     if (this.current) return this.current.id;
-    return this.chosen && !this.loadFailure ? this.chosen.manifest.id : new HashEmbedder().id;
+    return this.chosen && !this.loadFailure ? this.chosen.manifest.id : HASH_EMBEDDER_ID;
   }
 
   get dims(): number {
     return (
       this.current?.dims ??
-      (this.chosen && !this.loadFailure ? this.chosen.manifest.dims : new HashEmbedder().dims)
+      (this.chosen && !this.loadFailure ? this.chosen.manifest.dims : HASH_MANIFEST.dims)
     );
   }
 
@@ -73,17 +77,19 @@ export class EmbeddingService {
     this.loading ??= (async () => {
       if (this.chosen && !this.loadFailure) {
         try {
-          this.current = await WorkerEmbedder.start(this.chosen.dir, {
-            ...(this.options.threads ? { threads: this.options.threads } : {}),
-            ...(this.options.batchSize ? { batchSize: this.options.batchSize } : {}),
-          });
+          this.current = new CachingEmbedder(
+            await WorkerEmbedder.start(this.chosen.dir, {
+              ...(this.options.threads ? { threads: this.options.threads } : {}),
+              ...(this.options.batchSize ? { batchSize: this.options.batchSize } : {}),
+            }),
+          );
           return this.current;
         } catch (err) {
           this.loadFailure = `the model ${this.chosen.manifest.id} failed to load (${(err as Error).message})`;
           warn(this.loadFailure);
         }
       }
-      this.current = new HashEmbedder();
+      this.current = new CachingEmbedder(new FallbackEmbedder());
       return this.current;
     })();
     return this.loading;
@@ -98,6 +104,24 @@ export class EmbeddingService {
     this.note = choice.note;
     this.loadFailure = null;
     return this.status();
+  }
+
+  /**
+   * Gives back memory (engine/footprint.ts): the kept query vectors, and the hashing
+   * fallback's worker while it has nothing to do. A model is unloaded only under memory
+   * pressure and when idle: loading it again takes seconds, and a query would wait.
+   */
+  async release(depth: TrimDepth): Promise<void> {
+    const current = this.current;
+    if (!current) return;
+    current.clear();
+    const inner = current.inner;
+    if (inner instanceof FallbackEmbedder) await inner.release();
+    else if (depth === 'pressure' && inner instanceof WorkerEmbedder && inner.idle) {
+      this.current = null;
+      this.loading = null;
+      await inner.close();
+    }
   }
 
   async close(): Promise<void> {

@@ -9,6 +9,7 @@ import { appraiseAffect, appraiseSalience, deriveTitle, inferKind } from '../cog
 import { newFsrsState, rehearse } from '../cognition/fsrs';
 import type { AuditChain } from '../audit/chain';
 import { speakersChanged } from '../recall/conversation';
+import { Recognizer, type RecognizerKeys } from '../recall/recognizer';
 import { ftsInsert } from '../store/ftsIndex';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
@@ -37,6 +38,8 @@ export interface PreparedMemory {
   valence: number;
   arousal: number;
   secretRules: string[];
+  /** What the recogniser reads of it, worked out while the scan ran (Recognizer.keysOf). */
+  recognizerKeys?: RecognizerKeys;
   /** Where it comes from when not the caller itself (`file:<name>` for ingested files). */
   source?: string;
 }
@@ -50,59 +53,57 @@ export function checkValidity(validFrom: number | null, validTo: number | null) 
   return { validFrom, validTo };
 }
 
-/** Everything about new memories that does not need the database. */
+/**
+ * Everything about new memories that does not need the database. The credential scan
+ * runs in its worker while this thread does the rest of the draft (title, appraisal, the
+ * recogniser's keys): what the scan reads is sent first.
+ */
 export async function prepareMemories(items: readonly RememberItem[]): Promise<PreparedMemory[]> {
-  const drafts = items.map((item, index) => {
+  const numbered = <T>(index: number, step: () => T): T => {
     try {
-      return draft(item);
+      return step();
     } catch (err) {
       if (err instanceof LociError && items.length > 1) {
         throw new LociError(err.code, `item ${index}: ${err.message}`, { ...err.data, index });
       }
       throw err;
     }
-  });
-  const scans = await scanSecretsMany(drafts.map((d) => d.scanned));
+  };
+  const gated = items.map((item, index) => numbered(index, () => gate(item)));
+  const scanning = scanSecretsMany(gated.map((g) => g.scanned));
+  const drafts = gated.map((g, index) => numbered(index, () => draft(g)));
+  const scans = await scanning;
   // Requests that arrived while the scan ran (another client's /health, a recall) are
   // read before this write goes on: several large writes finishing their scans together
   // must not run back to back in front of them.
   await new Promise<void>((resolve) => setImmediate(resolve));
-  return drafts.map(({ scanned: _scanned, ...d }, i) => ({
-    ...d,
-    secretRules: scans[i]?.rules ?? [],
-  }));
+  return drafts.map((d, i) => ({ ...d, secretRules: scans[i]?.rules ?? [] }));
 }
 
-function draft(item: RememberItem): Omit<PreparedMemory, 'secretRules'> & { scanned: string } {
+/** The first step of a draft: the item's text as it will be kept, and what is scanned. */
+function gate(item: RememberItem) {
   const { content, hash } = gateContent(item.content);
   const givenTitle = item.title !== undefined ? normalizeLine(item.title) : '';
-  const title = givenTitle.length > 0 ? givenTitle : deriveTitle(content);
   const tags = normalizeTags(item.tags);
   const evidence = item.evidence ?? [];
   const { validFrom, validTo } = checkValidity(
     item.valid_from ? parseTime(item.valid_from) : null,
     item.valid_to ? parseTime(item.valid_to) : null,
   );
-  const affect = appraiseAffect(content);
   const session = item.session !== undefined ? normalizeLine(item.session) : '';
   const speaker = item.speaker !== undefined ? normalizeLine(item.speaker) : '';
   return {
+    item,
     content,
     hash,
-    title,
-    kind: item.kind ?? inferKind(content),
+    givenTitle,
     tags,
-    visibility: item.visibility ?? 'shared',
     evidence,
-    pinned: item.pinned ?? false,
     validFrom,
     validTo,
     occurredAt: item.occurred_at ? parseTime(item.occurred_at) : null,
-    session: session.length > 0 ? session : null,
-    speaker: speaker.length > 0 ? speaker : null,
-    salience: appraiseSalience(content, affect, evidence),
-    valence: affect.valence,
-    arousal: affect.arousal,
+    session,
+    speaker,
     // Everything a person or agent wrote is scanned, not only the content.
     scanned: [
       content,
@@ -112,6 +113,31 @@ function draft(item: RememberItem): Omit<PreparedMemory, 'secretRules'> & { scan
       speaker,
       ...evidence.map((e) => e.quote),
     ].join('\n'),
+  };
+}
+
+function draft(g: ReturnType<typeof gate>): Omit<PreparedMemory, 'secretRules'> {
+  const { item, content } = g;
+  const title = g.givenTitle.length > 0 ? g.givenTitle : deriveTitle(content);
+  const affect = appraiseAffect(content);
+  return {
+    content,
+    hash: g.hash,
+    title,
+    kind: item.kind ?? inferKind(content),
+    tags: g.tags,
+    visibility: item.visibility ?? 'shared',
+    evidence: g.evidence,
+    pinned: item.pinned ?? false,
+    validFrom: g.validFrom,
+    validTo: g.validTo,
+    occurredAt: g.occurredAt,
+    session: g.session.length > 0 ? g.session : null,
+    speaker: g.speaker.length > 0 ? g.speaker : null,
+    salience: appraiseSalience(content, affect, g.evidence),
+    valence: affect.valence,
+    arousal: affect.arousal,
+    recognizerKeys: Recognizer.keysOf(title, content),
   };
 }
 
@@ -163,6 +189,7 @@ export interface CreatedMemory {
   rid: number;
   title: string;
   content: string;
+  recognizerKeys?: RecognizerKeys;
 }
 
 /**
@@ -289,7 +316,13 @@ export function insertMemories(
       );
       const r = { id, duplicate: false, quarantined };
       results.push(r);
-      created.push({ id, rid, title: item.title, content: item.content });
+      created.push({
+        id,
+        rid,
+        title: item.title,
+        content: item.content,
+        ...(item.recognizerKeys ? { recognizerKeys: item.recognizerKeys } : {}),
+      });
       inBatch.set(dupKey, r);
     }
     if (items.some((i) => i.speaker !== null)) speakersChanged(db);

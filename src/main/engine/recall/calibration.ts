@@ -148,9 +148,11 @@ export async function calibrate(
   );
   const best1 = (v: Float32Array, filter: { sql: string; params: unknown[] }) =>
     searchVectors(store.db, index, v, 1, filter).hits[0]?.similarity ?? 0;
+  // Behind any recall's query: calibration is background work.
   const vectors = await embedder.embed(
     picked.map((p) => p.question),
     'query',
+    'background',
   );
   // Answerable: the question with its memory in the store. Unanswerable, the store's own
   // near misses: the same question with that memory left out (what is closest when the
@@ -162,7 +164,8 @@ export async function calibrate(
       params: [(picked[i] as { rid: number }).rid],
     }),
   );
-  for (const v of await embedder.embed(offTopic, 'query')) unanswerable.push(best1(v, everything));
+  for (const v of await embedder.embed(offTopic, 'query', 'background'))
+    unanswerable.push(best1(v, everything));
   // The floor separates on-topic from off-topic; the bar separates found from near miss,
   // but may turn away at most 5 % of the answerable questions: an agent is better served
   // by a weak answer it can judge than by a silence it cannot.

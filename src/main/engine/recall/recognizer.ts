@@ -43,6 +43,14 @@ interface Doc {
   grams: Int32Array;
 }
 
+/** A memory's recognition keys (Recognizer.keysOf). */
+export interface RecognizerKeys {
+  name: string;
+  titleTokens: string[];
+  headTokens: string[];
+  grams: Int32Array;
+}
+
 export interface Recognition {
   rid: number;
   score: number;
@@ -74,21 +82,32 @@ export class Recognizer {
     return id;
   }
 
-  add(rid: number, title: string, content: string): void {
-    if (this.docs.has(rid)) this.remove(rid);
+  /**
+   * What the recogniser reads of a memory, computed without touching the index: a batch
+   * write works these out while the credential scan of the same batch runs (write path).
+   */
+  static keysOf(title: string, content: string): RecognizerKeys {
     const head = content.slice(0, HEAD_CHARS);
-    const titleTokens = sortedUnique(recognizerTokens(title).map((t) => this.intern(t)));
-    const tokens = sortedUnique([
-      ...titleTokens,
-      ...recognizerTokens(head).map((t) => this.intern(t)),
-    ]);
-    const grams = uniqueGrams([title, head]);
+    return {
+      name: normalizeName(title),
+      titleTokens: recognizerTokens(title),
+      headTokens: recognizerTokens(head),
+      grams: uniqueGrams([title, head]),
+    };
+  }
+
+  add(rid: number, title: string, content: string, keys?: RecognizerKeys): void {
+    if (this.docs.has(rid)) this.remove(rid);
+    const k = keys ?? Recognizer.keysOf(title, content);
+    const titleTokens = sortedUnique(k.titleTokens.map((t) => this.intern(t)));
+    const tokens = sortedUnique([...titleTokens, ...k.headTokens.map((t) => this.intern(t))]);
+    const grams = k.grams;
     for (const t of tokens) {
       this.tokenDf[t] = (this.tokenDf[t] as number) + 1;
       (this.postings[t] as number[]).push(rid);
     }
     for (const g of grams) this.gramDf.add(g, 1);
-    const name = normalizeName(title);
+    const name = k.name;
     const list = this.titles.get(name);
     if (list) list.push(rid);
     else this.titles.set(name, [rid]);
