@@ -276,6 +276,10 @@ export class Engine {
         }
       },
     });
+    // Trimmed only once background work is done too (it runs after the calls that cause it).
+    for (const service of [this.semantic, this.conflicts, this.ingest, this.dreams]) {
+      this.footprint.addWork(() => service.working);
+    }
     this.transcripts = new TranscriptService({
       events: this.events,
       now: this.now,

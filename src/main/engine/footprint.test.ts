@@ -61,6 +61,20 @@ describe('the engine footprint', () => {
     expect(released).toEqual(['pressure', 'idle', 'pressure']);
   });
 
+  it('waits for background work to end, then a quiet spell, before trimming', async () => {
+    const { fp, released, advance } = setup();
+    let working = true;
+    fp.addWork(() => working);
+    advance(60_000);
+    expect(await fp.poll()).toBeNull(); // a backfill runs: not quiet
+    working = false;
+    advance(29_000);
+    expect(await fp.poll()).toBeNull(); // quiet since the last look, not for 30 s yet
+    advance(1_000);
+    expect((await fp.poll())?.depth).toBe('idle');
+    expect(released).toEqual(['idle']);
+  });
+
   it('goes on past a part that fails to release, naming it', async () => {
     const { fp, released, advance } = setup();
     fp.add({

@@ -44,6 +44,8 @@ export interface FootprintOptions {
 }
 
 export interface TrimReport {
+  /** When it ran (epoch ms, the engine's clock). */
+  at: number;
   depth: TrimDepth;
   reason: 'idle' | 'pressure' | 'asked';
   released: string[];
@@ -65,6 +67,7 @@ export function readSystemPressure(): PressureReading {
 
 export class Footprint {
   private readonly parts: Releasable[] = [];
+  private readonly working: (() => boolean)[] = [];
   private lastActivity: number;
   /** The depth released since the last activity (nothing to do until something runs). */
   private trimmedAt: TrimDepth | null = null;
@@ -82,6 +85,15 @@ export class Footprint {
 
   add(part: Releasable): void {
     this.parts.push(part);
+  }
+
+  /**
+   * Work that runs on its own after the calls that caused it (a backfill, the
+   * contradiction check of a batch, an import, a dream): while any of it runs the engine
+   * is not quiet, so the trim comes `idleMs` after it ends, not in its middle.
+   */
+  addWork(working: () => boolean): void {
+    this.working.push(working);
   }
 
   /** A call begins; the returned function ends it. */
@@ -118,6 +130,10 @@ export class Footprint {
   /** One look at idleness and pressure (the timer's; tests call it directly). */
   async poll(): Promise<TrimReport | null> {
     if (this.busy > 0 || this.trimming) return null;
+    if (this.working.some((w) => w())) {
+      this.touch();
+      return null;
+    }
     const p = (this.o.readPressure ?? readSystemPressure)();
     const pressed =
       p.freeShare < this.o.minFreeShare || (p.stallPct !== null && p.stallPct > this.o.maxStallPct);
@@ -159,7 +175,14 @@ export class Footprint {
     // A call that began meanwhile keeps what it rebuilt; the next quiet spell trims again.
     if (this.busy === 0) this.trimmedAt = depth;
     this.trims++;
-    this.lastTrim = { depth, reason, released, rssBefore, rssAfter: process.memoryUsage.rss() };
+    this.lastTrim = {
+      at: this.o.now(),
+      depth,
+      reason,
+      released,
+      rssBefore,
+      rssAfter: process.memoryUsage.rss(),
+    };
     return this.lastTrim;
   }
 }

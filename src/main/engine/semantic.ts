@@ -475,6 +475,12 @@ export class Semantic {
     this.runtimes.delete(name);
   }
 
+  /** A backfill runs in some store. */
+  get working(): boolean {
+    for (const r of this.runtimes.values()) if (r.backfill) return true;
+    return false;
+  }
+
   /** Resolves once no backfill runs (new writes during the wait are waited for too). */
   async idle(): Promise<void> {
     for (;;) {

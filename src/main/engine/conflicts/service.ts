@@ -261,6 +261,11 @@ export class ConflictService {
     }
   }
 
+  /** New memories wait to be compared, or are being compared. */
+  get working(): boolean {
+    return this.draining !== null || this.pending();
+  }
+
   /** Resolves when the background queue is empty (tests, benchmarks, close). */
   async idle(): Promise<void> {
     this.hurry++;

@@ -370,6 +370,12 @@ describe('the doctor', () => {
     expect((await check(t, 'process.memory', probe(200 * 1024 ** 2))).status).toBe('ok');
     expect((await check(t, 'process.memory', probe(2 * 1024 ** 3))).status).toBe('warn');
     expect((await check(t, 'process.memory', probe(4 * 1024 ** 3))).status).toBe('fail');
+    // After a trim it says what was given back, and when.
+    await t.engine.footprint.trim('idle', 'idle');
+    t.advance(120_000);
+    expect((await check(t, 'process.memory', probe(200 * 1024 ** 2))).finding).toMatch(
+      /^200 MB resident, 100 MB JavaScript heap; last given back 2 min ago, when quiet \(\d+(\.\d)? MB → \d+(\.\d)? MB\)/,
+    );
   });
 
   it('refuses an unknown check and says which exist; a passing check needs no fix', async () => {

@@ -11,6 +11,14 @@ import { tokenPath } from '../store/token';
 import { scannerStatus } from '../write/scanHost';
 import { bytes, finding, ok, type CheckDefinition, type Finding } from './types';
 
+/** 42 s, 7 min, 3 h: how long ago, as the memory check says it. */
+function ago(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 90) return `${s} s`;
+  if (s < 90 * 60) return `${Math.round(s / 60)} min`;
+  return `${Math.round(s / 3600)} h`;
+}
+
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost', '[::1]']);
 
 export const runtimeChecks: CheckDefinition[] = [
@@ -223,9 +231,15 @@ export const runtimeChecks: CheckDefinition[] = [
     id: 'process.memory',
     group: 'Process',
     title: 'Process memory',
-    run({ memoryUsage, limits }) {
+    run({ memoryUsage, limits, engine, now }) {
       const m = memoryUsage();
-      const line = `${bytes(m.rss)} resident, ${bytes(m.heapUsed)} JavaScript heap`;
+      const trim = engine.footprint.lastTrim;
+      // What the last trim gave back (engine/footprint.ts), so a figure read just after a
+      // burst of work is not taken for what Loci keeps.
+      const trimmed = trim
+        ? `; last given back ${ago(now - trim.at)} ago, when ${trim.reason === 'pressure' ? 'memory was short' : 'quiet'} (${bytes(trim.rssBefore)} → ${bytes(trim.rssAfter)})`
+        : '';
+      const line = `${bytes(m.rss)} resident, ${bytes(m.heapUsed)} JavaScript heap${trimmed}`;
       if (m.rss > limits.rssFailBytes) {
         return finding('fail', `${line}: far more than expected.`, 'Restart Loci.');
       }

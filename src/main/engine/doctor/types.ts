@@ -1,6 +1,7 @@
 // The doctor's vocabulary: a check produces one or more findings (ok · warn · fail, a
 // line on what was found, a line on what to do) and may offer a fix that is safe to run
 // unattended. Unsafe repairs are only explained in `fix`, never applied.
+import type { Footprint } from '../footprint';
 import type { DoctorCheck, DoctorStatus } from '../../../shared/api';
 import type { AuditService } from '../audit/service';
 import type { Serving } from '../engine';
@@ -41,6 +42,7 @@ export interface DoctorHost {
   readonly servedAt: Serving | null;
   readonly events: EngineEvents;
   readonly audit: Pick<AuditService, 'verify'>;
+  readonly footprint: Pick<Footprint, 'lastTrim'>;
   readonly semantic: Pick<
     Semantic,
     'embedding' | 'models' | 'statusFor' | 'vectorsChanged' | 'scheduleBackfill'

@@ -106,6 +106,11 @@ export class DreamService {
     return createLlmClient(llmSettings(this.host.config), this.host.env, this.hooks.fetch);
   }
 
+  /** A dream cycle runs. */
+  get working(): boolean {
+    return this.running.size > 0;
+  }
+
   private runningIn(store: string): Running | undefined {
     return [...this.running.values()].find((r) => r.store === store);
   }

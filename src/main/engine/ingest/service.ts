@@ -287,6 +287,11 @@ export class IngestService {
     }
   }
 
+  /** An import batch runs. */
+  get working(): boolean {
+    return this.running.size > 0;
+  }
+
   /** Lets the parser worker go while no file is read (engine/footprint.ts). */
   releaseParser(): Promise<void> {
     return this.pool.release();
