@@ -175,6 +175,7 @@ export default tseslint.config(
       'docs/**',
       '.scratch/**',
       '.pack/**',
+      '.bench-cache/**',
     ],
   },
   js.configs.recommended,
