@@ -16,18 +16,12 @@
 //
 //   npm run bench:peers [-- --sizes 1000,10000 --queries 200 --systems loci,basic-memory
 //                          --phases corpus,conversations,cold --load-budget 240 --list]
-//   npm run bench:idle   resident memory of `loci serve` and `loci mcp` after 60 s idle
+//   npm run bench:idle   resident memory of `loci mcp`, `loci serve` and `loci mcp` forwarding
+//                        after 60 s idle (./peers/idle.ts)
 //   npm run bench:cold   spawn to the first tools/list answer of every system
-import {
-  log,
-  opts,
-  removeTemps,
-  rssMiB,
-  secondsLeft,
-  tempDir,
-  type SystemUnderTest,
-} from './peers/common';
+import { log, opts, removeTemps, secondsLeft, type SystemUnderTest } from './peers/common';
 import { coldStarts } from './peers/cold';
+import { idle } from './peers/idle';
 import { lociSystems } from './peers/loci';
 import { runConversations, runCorpus } from './peers/measure';
 import { npmSystems } from './peers/npm';
@@ -156,30 +150,6 @@ function finish(file: string): void {
     options: { ...opts, phases: [...opts.phases] },
     ...results,
   });
-}
-
-async function idle(): Promise<void> {
-  const contents = corpus(1000);
-  const out: { system: string; rss_loaded_mib: number | null; rss_idle_mib: number | null }[] = [];
-  for (const system of lociSystems.filter((s) => !s.model)) {
-    const session = await system.start(tempDir('idle'));
-    try {
-      for (let i = 0; i < contents.length; i++)
-        await system.write(session.client, i, contents[i] as string);
-      for (let q = 0; q < 20; q++) await system.search(session.client, contents[q]!.slice(0, 40));
-      const loaded = rssMiB(session.pid);
-      log(`${system.name}: idle for ${opts.idleS} s…`);
-      await new Promise((r) => setTimeout(r, opts.idleS * 1000));
-      out.push({ system: system.name, rss_loaded_mib: loaded, rss_idle_mib: rssMiB(session.pid) });
-    } finally {
-      await session.stop();
-    }
-  }
-  console.log(`\n${machine()}; no embedding model; 1,000 memories loaded, 20 recalls\n`);
-  console.log(`| process | RSS after load (MiB) | RSS after ${opts.idleS} s idle (MiB) |`);
-  console.log('|---|---:|---:|');
-  for (const o of out) console.log(`| ${o.system} | ${o.rss_loaded_mib} | ${o.rss_idle_mib} |`);
-  save('idle.json', { machine: machine(), idle_s: opts.idleS, results: out });
 }
 
 if (opts.list) {
