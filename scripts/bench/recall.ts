@@ -14,7 +14,6 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3-multiple-ciphers';
-import { Presets, SingleBar } from 'cli-progress';
 import * as sqliteVec from 'sqlite-vec';
 import { createHandlers, createInProcessClient } from '../../src/main/api';
 import { Engine } from '../../src/main/engine/engine';
@@ -24,6 +23,7 @@ import { binaryCode, searchVectors, VectorIndex } from '../../src/main/engine/re
 import { MIGRATIONS } from '../../src/main/engine/store/migrations';
 import { buildTinyModel } from '../models/tinyModel';
 import { generator } from './corpus';
+import { bar, pct } from './stats';
 import { mulberry32 } from '../../src/shared/random';
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
@@ -31,18 +31,6 @@ const KNN_SIZES = (process.env.BENCH_KNN ?? '100000,1000000').split(',').map(Num
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 500);
 const ENCRYPTED = process.env.BENCH_ENCRYPTED === '1';
 const rssMb = () => Math.round(process.memoryUsage().rss / 1024 / 1024);
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return Number((s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0).toFixed(2));
-};
-const bar = (label: string, total: number) => {
-  const b = new SingleBar(
-    { format: `${label} [{bar}] {value}/{total}`, hideCursor: true },
-    Presets.shades_classic,
-  );
-  b.start(total, 0);
-  return b;
-};
 
 // ---------------------------------------------------------------- 1. end to end
 

@@ -12,10 +12,10 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Presets, SingleBar } from 'cli-progress';
 import { createHandlers, createInProcessClient } from '../../src/main/api';
 import { Engine } from '../../src/main/engine/engine';
 import { generator } from './corpus';
+import { bar, pct } from './stats';
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000').split(',').map(Number);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 300);
@@ -30,19 +30,6 @@ if (!existsSync(join(modelRoot, 'all-minilm-l6-v2-int8', 'manifest.json'))) {
   );
   process.exit(0);
 }
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return Number((s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0).toFixed(2));
-};
-const bar = (label: string, total: number) => {
-  const b = new SingleBar(
-    { format: `${label} [{bar}] {value}/{total}`, hideCursor: true },
-    Presets.shades_classic,
-  );
-  b.start(total, 0);
-  return b;
-};
 
 interface Row {
   size: number;

@@ -25,3 +25,44 @@ export function spawnWorker(
   const code = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
   return new Worker(code, { ...options, eval: true });
 }
+
+/**
+ * Starts a worker that posts `{ op: 'ready' }` once it has loaded, and waits for that:
+ * resolves with the worker, or with why it could not start (its file missing from a
+ * broken build, an error while loading, no `ready` within `startupMs`). The caller
+ * attaches its own listeners to a worker that started.
+ */
+export function startReadyWorker(
+  spawn: () => Worker,
+  startupMs: number,
+  what: string,
+): Promise<{ worker: Worker } | { failed: string }> {
+  return new Promise((resolve) => {
+    let worker: Worker;
+    try {
+      worker = spawn();
+    } catch (err) {
+      resolve({ failed: `the ${what} could not start: ${(err as Error).message}` });
+      return;
+    }
+    const done = (result: { worker: Worker } | { failed: string }) => {
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      worker.off('error', onEarlyEnd);
+      worker.off('exit', onEarlyEnd);
+      resolve(result);
+    };
+    const timer = setTimeout(() => {
+      void worker.terminate();
+      done({ failed: `the ${what} did not start in time` });
+    }, startupMs);
+    const onMessage = (m: { op?: unknown }) => {
+      if (m?.op === 'ready') done({ worker });
+    };
+    const onEarlyEnd = (err?: Error) =>
+      done({ failed: `the ${what} could not start: ${err?.message ?? 'it exited'}` });
+    worker.on('message', onMessage);
+    worker.on('error', onEarlyEnd);
+    worker.on('exit', onEarlyEnd);
+  });
+}

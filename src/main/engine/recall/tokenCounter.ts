@@ -7,7 +7,7 @@
 // missing from a broken build), the count runs on this thread.
 import type { Worker } from 'node:worker_threads';
 import { LRUCache } from 'lru-cache';
-import { spawnWorker } from '../workers';
+import { spawnWorker, startReadyWorker } from '../workers';
 import type { TokenRequest, TokenResponse } from './tokenWorker';
 
 /** Counts texts: one round trip to the worker for those not counted lately. */
@@ -92,53 +92,40 @@ class WorkerTokenCounter implements TokenCounter {
   }
 
   private start(): Promise<Worker | null> {
-    this.ready ??= new Promise<Worker | null>((resolve) => {
-      let worker: Worker;
-      try {
-        worker = spawnWorker(import.meta.url, 'tokenWorker.js', './tokenWorker.ts');
-      } catch (err) {
-        this.fallback = `the token worker could not start: ${(err as Error).message}`;
-        resolve(null);
-        return;
+    this.ready ??= startReadyWorker(
+      () => spawnWorker(import.meta.url, 'tokenWorker.js', './tokenWorker.ts'),
+      STARTUP_MS,
+      'token worker',
+    ).then((started) => {
+      if ('failed' in started) {
+        // It never started: count on this thread from now on.
+        this.fallback = started.failed;
+        return null;
       }
-      const timer = setTimeout(() => {
-        void worker.terminate();
-        this.fallback = 'the token worker did not start in time';
-        resolve(null);
-      }, STARTUP_MS);
-      let started = false;
+      const { worker } = started;
+      this.worker = worker;
       worker.on('message', (m: TokenResponse) => {
-        if (m.op === 'ready') {
-          clearTimeout(timer);
-          started = true;
-          this.worker = worker;
-          resolve(worker);
-          return;
-        }
+        if (m.op === 'ready') return;
         const waiter = this.waiting.get(m.id);
         if (!waiter) return;
         this.waiting.delete(m.id);
         if (m.op === 'done') waiter.resolve(m.counts);
         else waiter.reject(new Error(`counting tokens failed: ${m.reason}`));
       });
+      // It stopped (released, or crashed): what waited fails, the next count starts another.
       const ended = (err?: Error) => {
-        clearTimeout(timer);
         for (const w of this.waiting.values())
           w.reject(new Error(`the token worker stopped: ${err?.message ?? 'it exited'}`));
         this.waiting.clear();
         if (this.worker === worker) {
-          // It ran and stopped (released, or crashed): the next count starts another.
           this.worker = null;
           this.ready = null;
-        } else if (!started) {
-          // It never started: count on this thread from now on.
-          this.fallback ??= `the token worker could not start: ${err?.message ?? 'it exited'}`;
-          resolve(null);
         }
       };
       worker.on('error', ended);
       worker.on('exit', () => ended());
       worker.unref();
+      return worker;
     });
     return this.ready;
   }

@@ -6,7 +6,7 @@
 // Only when the worker cannot start at all (its file missing from a broken build) does
 // the scan run on this thread, and `scannerStatus()` says so (the doctor reports it).
 import type { Worker } from 'node:worker_threads';
-import { spawnWorker } from '../workers';
+import { spawnWorker, startReadyWorker } from '../workers';
 import type { SecretScan } from './secrets';
 import type { ScanRequest, ScanResponse } from './scanWorker';
 
@@ -62,43 +62,21 @@ class ScanHost {
   }
 
   private start(): Promise<Worker | null> {
-    this.ready ??= new Promise<Worker | null>((resolve) => {
-      let worker: Worker;
-      try {
-        worker = spawnWorker(import.meta.url, 'scanWorker.js', './scanWorker.ts');
-      } catch (err) {
-        resolve(this.fail(`the scan worker could not start: ${(err as Error).message}`));
-        return;
-      }
-      const timer = setTimeout(() => {
-        void worker.terminate();
-        resolve(this.fail('the scan worker did not start in time'));
-      }, STARTUP_MS);
-      const onMessage = (m: ScanResponse) => {
-        if (m.op !== 'ready') return;
-        cleanup();
-        this.worker = worker;
-        worker.once('exit', () => {
-          if (this.worker === worker) {
-            this.worker = null;
-            this.ready = null;
-          }
-        });
-        resolve(worker);
-      };
-      const onEarlyEnd = (err?: Error) => {
-        cleanup();
-        resolve(this.fail(`the scan worker could not start: ${err?.message ?? 'it exited'}`));
-      };
-      const cleanup = () => {
-        clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('error', onEarlyEnd);
-        worker.off('exit', onEarlyEnd);
-      };
-      worker.on('message', onMessage);
-      worker.on('error', onEarlyEnd);
-      worker.on('exit', onEarlyEnd);
+    this.ready ??= startReadyWorker(
+      () => spawnWorker(import.meta.url, 'scanWorker.js', './scanWorker.ts'),
+      STARTUP_MS,
+      'scan worker',
+    ).then((started) => {
+      if ('failed' in started) return this.fail(started.failed);
+      const { worker } = started;
+      this.worker = worker;
+      worker.once('exit', () => {
+        if (this.worker === worker) {
+          this.worker = null;
+          this.ready = null;
+        }
+      });
+      return worker;
     });
     return this.ready;
   }
