@@ -27,6 +27,26 @@ describe('WorkerEmbedder', () => {
     }
   });
 
+  it('posts a request at once, so the worker embeds while this thread is busy', async () => {
+    const worker = await WorkerEmbedder.start(tiny.dir, { threads: 1 });
+    try {
+      await worker.embed(['alpha'], 'query'); // warm
+      const inner = (worker as unknown as { worker: { postMessage(m: unknown): void } }).worker;
+      const posted: unknown[] = [];
+      const post = inner.postMessage.bind(inner);
+      inner.postMessage = (m: unknown) => {
+        posted.push(m);
+        post(m);
+      };
+      const pending = worker.embed(['beta gamma'], 'query');
+      // Not a microtask later: a recall goes on with its own work right after asking.
+      expect(posted).toHaveLength(1);
+      expect((await pending)[0]).toHaveLength(8);
+    } finally {
+      await worker.close();
+    }
+  });
+
   it('fails pending work when the worker dies, and starts a new one for the next call', async () => {
     const worker = await WorkerEmbedder.start(tiny.dir, { threads: 1 });
     try {

@@ -17,11 +17,13 @@ export interface WorkerOptions {
 }
 
 /**
- * Background texts per worker request: with all-MiniLM-L6-v2 on two cores, 8 passages
- * take about 15-25 ms, the longest a query waits behind a backfill (README, recall with
- * the model while a backfill runs).
+ * A backfill's pieces with a model: as many passages as the worker embeds in about
+ * 15 ms (learnt as it goes), at most 32. That is about how long a recall's query waits
+ * behind a backfill; fixed pieces of 8 passages took 60-80 ms with all-MiniLM-L6-v2 on
+ * two busy cores (README, recall with the model while a backfill runs).
  */
-const BACKGROUND_CHUNK = 8;
+const BACKGROUND_BUDGET_MS = 15;
+const BACKGROUND_CHUNK = 32;
 /** The hashing fallback is ~50 µs a text: its pieces can be larger. */
 const HASH_BACKGROUND_CHUNK = 128;
 
@@ -49,7 +51,9 @@ export class WorkerEmbedder implements Embedder {
   ) {
     this.attach(worker);
     this.lanes = new LaneScheduler((texts, kind) => this.request(texts, kind), {
-      backgroundChunk: dir === null ? HASH_BACKGROUND_CHUNK : BACKGROUND_CHUNK,
+      ...(dir === null
+        ? { backgroundChunk: HASH_BACKGROUND_CHUNK }
+        : { backgroundChunk: BACKGROUND_CHUNK, backgroundBudgetMs: BACKGROUND_BUDGET_MS }),
       maxMerge: 64,
     });
   }
@@ -155,8 +159,17 @@ export class WorkerEmbedder implements Embedder {
     return this.lanes.run(texts, kind, lane);
   }
 
-  private async request(texts: string[], kind: EmbedKind): Promise<Float32Array[]> {
-    await this.ensureAlive();
+  /**
+   * Sends a request. A live worker gets it at once, not a microtask later: a recall starts
+   * its query's embedding and goes on with its own work on this thread, and only a message
+   * already posted is embedded meanwhile.
+   */
+  private request(texts: string[], kind: EmbedKind): Promise<Float32Array[]> {
+    if (this.dead) return this.ensureAlive().then(() => this.post(texts, kind));
+    return this.post(texts, kind);
+  }
+
+  private post(texts: string[], kind: EmbedKind): Promise<Float32Array[]> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });

@@ -39,10 +39,13 @@ export async function recall(ctx: RecallContext, args: ParsedRecall): Promise<Re
   const run = new RecallRun(ctx, args);
   const tokens = (used: number) => ({ used, max: args.max_tokens ?? null });
 
+  // The query's embedding runs in the worker meanwhile (recognising and the lexical search
+  // are this thread's).
+  run.prefetchQuery();
   const recognized = run.stage('recognise', () => recognise(run));
   // A query that names one memory: that memory answers. Asked for one result, it is the
-  // whole answer; asked for more, it leads and the words of the query find the rest (no
-  // query embedding: the fast path stays fast).
+  // whole answer; asked for more, it leads and the words of the query find the rest (it
+  // waits for no query embedding: the fast path stays fast).
   const named = recognized.hit;
   const namedWhy = named
     ? `named by the query (recognised, ${named.score.toFixed(2)} vs ${named.runnerUp.toFixed(2)} for the next)`

@@ -66,8 +66,12 @@ export class RecallRun {
   private readonly rows = new Map<number, MemoryRow>();
   private readonly started = performance.now();
   private last = this.started;
-  /** Time spent embedding the query, reported apart (`embed_ms`), not in `total_ms`. */
+  /**
+   * Time spent waiting for the query's embedding, reported apart (`embed_ms`), not in
+   * `total_ms` (with the embedding started early, only what was left of it).
+   */
   private embedMs = 0;
+  private queryVector: Promise<Float32Array[]> | null = null;
 
   constructor(
     readonly ctx: RecallContext,
@@ -111,6 +115,30 @@ export class RecallRun {
   private record(name: TraceStage['name'], out: StageOutput<unknown>): void {
     const ms = this.mark(name);
     this.trace.push({ name, ms, items: this.items(out.items), detail: out.detail });
+  }
+
+  /**
+   * Starts the query's embedding in the worker now, so that it runs while this thread
+   * recognises and searches by word; the vector stage waits for what is left of it. A
+   * query the recogniser answers never asks for it (the worker did a few ms for nothing,
+   * and the vector is kept for the query's next time).
+   */
+  prefetchQuery(): void {
+    const v = this.ctx.vectors;
+    if (!v || this.units.length === 0 || this.queryVector) return;
+    const pending = v.embedder.embed([this.args.query], 'query');
+    // Its failure is the vector stage's to report (it awaits this same promise).
+    pending.catch(() => undefined);
+    this.queryVector = pending;
+  }
+
+  /** The query's vector: the prefetched one, else embedded now. */
+  async embedQuery(): Promise<Float32Array> {
+    const v = this.ctx.vectors;
+    if (!v) throw new Error('no vectors to embed the query for');
+    const pending = this.queryVector ?? v.embedder.embed([this.args.query], 'query');
+    const [vector] = await this.embedding(() => pending);
+    return vector as Float32Array;
   }
 
   /** Times an embedding of the query: counted apart, and not in the stage around it. */

@@ -133,8 +133,7 @@ export async function vector(
     };
   }
   const { embedder, index } = ctx.vectors;
-  const [embedded] = await run.embedding(() => embedder.embed([args.query], 'query'));
-  const query = embedded as Float32Array;
+  const query = await run.embedQuery();
   const search = searchVectors(run.db, index, query, branchSize(args.limit), run.filter);
   // Below the floor a vector neighbour is off-topic noise, not a candidate.
   const hits = search.hits.filter((h) => h.similarity >= ctx.threshold.floor);
