@@ -42,6 +42,8 @@ interface Row {
   backfill_p95: number;
   backfill_recalls: number;
   backfill_embedded: number;
+  /** Idle, each query asked once: p50 of each stage's time (ms), where the time goes. */
+  idle_stages_p50: Record<string, number>;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'loci-bench-recall-model-'));
@@ -85,17 +87,29 @@ try {
     process.stderr.write('embedding them with the model (the background backfill)…\n');
     await engine.semantic.idle();
     process.stderr.write(`  ${((performance.now() - t) / 1000).toFixed(0)} s\n`);
+    // Idle means idle: the contradiction check of the batches (with a model, each new
+    // memory's vector neighbours) runs after the vectors, and is waited for too.
+    process.stderr.write('the contradiction check of the batches…\n');
+    const tc = performance.now();
+    await engine.conflicts.idle();
+    process.stderr.write(`  ${((performance.now() - tc) / 1000).toFixed(0)} s\n`);
     for (let i = 0; i < 20; i++) await recall(`warm up ${i} ${queries[i]}`);
 
-    // 1. Idle: each query once (its vector is not kept yet), then again (kept).
-    const asked = queries.slice(-QUERIES).map((q, i) => `${q} ${i}`);
+    // 1. Idle: each query once (its vector is not kept yet), then again (kept). Distinct
+    // questions as generated (an earlier version appended a number to each instead, a
+    // word in many memories that made the lexical stage several times slower).
+    const asked = [...new Set(queries)].slice(-QUERIES);
     const idle: number[] = [];
     const embeds: number[] = [];
+    const stages = new Map<string, number[]>();
     for (const q of asked) {
       const t0 = performance.now();
       const r = await recall(q);
       idle.push(performance.now() - t0);
       if (r.timings.embed_ms !== undefined) embeds.push(r.timings.embed_ms);
+      for (const [stage, ms] of Object.entries(r.timings)) {
+        stages.set(stage, [...(stages.get(stage) ?? []), ms]);
+      }
     }
     const repeated: number[] = [];
     for (const q of asked) {
@@ -138,6 +152,7 @@ try {
       backfill_p95: pct(during, 95),
       backfill_recalls: during.length,
       backfill_embedded: embedded,
+      idle_stages_p50: Object.fromEntries([...stages].map(([k, v]) => [k, pct(v, 50)])),
     });
   }
 } finally {
@@ -160,4 +175,8 @@ for (const r of rows) {
   console.log(
     `| ${r.size.toLocaleString('en')} | ${r.idle_p50} | ${r.idle_p95} | ${r.embed_p50} | ${r.repeated_p50} | ${r.repeated_p95} | ${r.backfill_p50} | ${r.backfill_p95} | ${r.backfill_recalls} | ${r.backfill_embedded.toLocaleString('en')} |`,
   );
+}
+for (const r of rows) {
+  const stages = Object.entries(r.idle_stages_p50).map(([k, v]) => `${k.replace(/_ms$/, '')} ${v}`);
+  console.log(`${r.size.toLocaleString('en')}, idle, p50 by stage (ms): ${stages.join(', ')}`);
 }

@@ -29,6 +29,8 @@ export const opts = {
   /** Seconds one server may take from spawn to its first tools/list answer. */
   startBudgetS: num('--start-budget', 120),
   idleS: num('--idle-seconds', 60),
+  /** bench:idle: the 10,000 rows are read again this long after the load (quiet). */
+  quietS: num('--quiet-seconds', 180),
   /** bench:idle: runs of each process at 1,000 memories (median and largest). */
   idleRuns: num('--idle-runs', 3),
   coldRuns: num('--runs', 7),
