@@ -51,7 +51,7 @@ class ScanHost {
     if (texts.length === 0) return Promise.resolve([]);
     return new Promise((resolve) => {
       this.queue.push({ texts: [...texts], resolve });
-      void this.pump();
+      this.pump();
     });
   }
 
@@ -96,17 +96,33 @@ class ScanHost {
     return null;
   }
 
-  private async pump(): Promise<void> {
+  /**
+   * Sends the next job. A worker already running gets it at once, not a microtask later:
+   * the write path drafts the batch on this thread while the worker scans it, and only a
+   * message already posted is scanned meanwhile.
+   */
+  private pump(): void {
     if (this.running || this.queue.length === 0) return;
     this.running = true;
     const job = this.queue.shift() as Job;
-    const worker = this.fallbackReason ? null : await this.start();
-    worker?.ref();
-    const scans = worker ? await this.run(worker, job.texts) : await scanHere(job.texts);
-    job.resolve(scans);
-    this.running = false;
-    if (this.queue.length > 0) void this.pump();
-    else this.worker?.unref();
+    const go = (worker: Worker | null): Promise<SecretScan[]> => {
+      worker?.ref();
+      return worker ? this.run(worker, job.texts) : scanHere(job.texts);
+    };
+    const scanning = this.fallbackReason
+      ? go(null)
+      : this.worker
+        ? go(this.worker)
+        : this.start().then(go);
+    void scanning
+      // A scan that could not run at all holds its texts back like one that failed.
+      .catch(() => job.texts.map(() => ({ rules: [SCAN_FAILED_RULE] })))
+      .then((scans) => {
+        job.resolve(scans);
+        this.running = false;
+        if (this.queue.length > 0) this.pump();
+        else this.worker?.unref();
+      });
   }
 
   private run(worker: Worker, texts: string[]): Promise<SecretScan[]> {

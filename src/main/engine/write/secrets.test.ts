@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { describe, expect, it, vi } from 'vitest';
 import { BENIGN, SECRETS } from '../../../../test/fixtures/secretsCorpus';
 import { HOLDOUT_BENIGN, HOLDOUT_SECRETS } from '../../../../test/fixtures/secretsHoldout';
 import { SCAN_TIMEOUT_RULE, scanSecrets, scanSecretsMany, setScanBudget } from './scanHost';
@@ -125,5 +126,22 @@ describe('helpers', () => {
   it('computes Shannon entropy', () => {
     expect(entropy('aaaa')).toBe(0);
     expect(entropy('abcd')).toBe(2);
+  });
+});
+
+describe('the scan worker', () => {
+  it('is sent the texts at once, so a batch is scanned while this thread drafts it', async () => {
+    await scanSecretsMany(['the worker starts']);
+    const post = vi.spyOn(Worker.prototype, 'postMessage');
+    try {
+      const scanning = scanSecretsMany(['api_key = "sk_live_51Hx9aQ2mN8pR4vT6wY1zC3e"', 'clean']);
+      // Not a microtask later: the write path goes on with its own work right after.
+      expect(post).toHaveBeenCalledTimes(1);
+      const [secret, clean] = await scanning;
+      expect(secret?.rules.length).toBeGreaterThan(0);
+      expect(clean?.rules).toEqual([]);
+    } finally {
+      post.mockRestore();
+    }
   });
 });
