@@ -108,7 +108,9 @@ try {
       idle.push(performance.now() - t0);
       if (r.timings.embed_ms !== undefined) embeds.push(r.timings.embed_ms);
       for (const [stage, ms] of Object.entries(r.timings)) {
-        stages.set(stage, [...(stages.get(stage) ?? []), ms]);
+        const times = stages.get(stage) ?? [];
+        times.push(ms);
+        stages.set(stage, times);
       }
     }
     const repeated: number[] = [];
