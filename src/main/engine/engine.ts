@@ -194,6 +194,7 @@ export class Engine {
       newId: () => this.newId(),
       nearestTo: (store, rid, k) =>
         this.semantic.nearestTo(store, rid, k, { sql: eligible(), params: [] }),
+      vectorsFilling: (store) => this.semantic.backfilling(store),
       changedLinks: (store, links, actor) => {
         for (const l of links) {
           this.events.emit('link.changed', { store: store.name, ...l, actor });

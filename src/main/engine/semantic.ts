@@ -475,6 +475,11 @@ export class Semantic {
     this.runtimes.delete(name);
   }
 
+  /** The store's vectors are being filled in (a backfill runs in it). */
+  backfilling(store: OpenStore): boolean {
+    return (this.runtimes.get(store.name)?.backfill ?? null) !== null;
+  }
+
   /** A backfill runs in some store. */
   get working(): boolean {
     for (const r of this.runtimes.values()) if (r.backfill) return true;

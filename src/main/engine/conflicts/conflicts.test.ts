@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openTestEngine, tempDir, type TestEngine } from '../../../../test/helpers/engine';
@@ -93,6 +93,23 @@ describe('contradictions found on write', () => {
     expect((await t.cli.call('conflict.list', {})).open).toBe(0);
     t.engine.conflicts.ended();
     await t.engine.conflicts.idle();
+    expect((await t.cli.call('conflict.list', {})).open).toBe(1);
+  });
+
+  it('compares a batch once its vectors are in, not between the backfill’s batches', async () => {
+    await remember('Deploys to production are allowed on Fridays.');
+    const filling = vi.spyOn(t.engine.semantic, 'backfilling').mockReturnValue(true);
+    await t.cli.call('memory.rememberMany', { items: FACTS.map((content) => ({ content })) });
+    await new Promise((resolve) => setTimeout(resolve, 4 * IDLE_MS));
+    expect((await t.cli.call('conflict.list', {})).open).toBe(0);
+    expect(t.engine.conflicts.working).toBe(true);
+    filling.mockRestore();
+    // Nobody waits for it (and no call is made meanwhile): the queue goes on by itself
+    // once the vectors are in.
+    await vi.waitFor(() => expect(t.engine.conflicts.working).toBe(false), {
+      timeout: 15_000,
+      interval: 20,
+    });
     expect((await t.cli.call('conflict.list', {})).open).toBe(1);
   });
 

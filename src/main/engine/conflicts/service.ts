@@ -3,7 +3,9 @@
 // so is every write while more than BURST writes arrive within a second: what is queued is
 // compared once the engine is idle (IDLE_MS without a write or a call), in short slices
 // that give way to the next request, so neither a bulk load nor the calls around it are
-// slowed by it. conflict.scan (and the dream phase) go through the backlog: every memory since
+// slowed by it. A store's queue also waits while its vectors are being filled in: the
+// comparison looks for neighbours by meaning through those vectors, and slices of it
+// between the backfill's batches would hold each batch back by a slice. conflict.scan (and the dream phase) go through the backlog: every memory since
 // the last scan. Each finding is recorded once (store.ts), with its `contradicts` link.
 import type {
   Actor,
@@ -49,6 +51,8 @@ export interface ConflictHost {
   newId: () => string;
   /** Nearest by meaning, from the store's vector index. */
   nearestTo(store: OpenStore, rid: number, k: number): number[];
+  /** The store's missing vectors are being filled in now (its queue waits for them). */
+  vectorsFilling?(store: OpenStore): boolean;
   changedLinks(
     store: OpenStore,
     links: { from: string; to: string; change: 'created' | 'removed' }[],
@@ -205,13 +209,25 @@ export class ConflictService {
     return false;
   }
 
-  /** The drain, once the writes pause (at once when someone waits for it). */
+  /**
+   * The queue compared next: one whose store has its vectors (or whose caller cannot
+   * wait for them). None while every queue waits for its store's backfill.
+   */
+  private nextQueue() {
+    for (const q of this.queues.values()) {
+      if (q.items.length === 0) continue;
+      if (this.hurry > 0 || !this.host.vectorsFilling?.(q.store)) return q;
+    }
+    return undefined;
+  }
+
+  /** The drain, once the writes pause and the vectors are in (at once when someone waits for it). */
   private schedule(): void {
     if (this.closed || this.draining || this.timer || !this.pending()) return;
-    const wait = this.busy() ? IDLE_MS : 0;
+    const wait = this.busy() || !this.nextQueue() ? IDLE_MS : 0;
     this.timer = setTimeout(() => {
       this.timer = null;
-      if (this.busy()) this.schedule();
+      if (this.busy() || !this.nextQueue()) this.schedule();
       else this.start();
     }, wait);
     this.timer.unref();
@@ -227,7 +243,7 @@ export class ConflictService {
 
   private async drain(): Promise<void> {
     while (!this.closed && !this.busy()) {
-      const next = [...this.queues.values()].find((q) => q.items.length > 0);
+      const next = this.nextQueue();
       if (!next) return;
       const started = performance.now();
       try {
