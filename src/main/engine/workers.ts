@@ -1,9 +1,12 @@
 // Starting one of the engine's worker threads. Built, each worker is its own entry next
 // to the engine's bundle (out/main/<name>.js, see electron.vite.config.ts); from the
 // sources (development, tests) it is the TypeScript file loaded through tsx, registered
-// first because Node 20's workers do not inherit the parent's module hooks.
+// first because Node 20's workers do not inherit the parent's module hooks. Benchmarks
+// run the engine from its sources but its workers as built (LOCI_BUILT_WORKERS, the
+// folder of the built entries), so that they measure the workers that ship and not
+// tsx compiling one on its first message.
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
@@ -19,6 +22,8 @@ export function spawnWorker(
   options: WorkerOptions = {},
 ): Worker {
   if (!here.endsWith('.ts')) return new Worker(new URL(`./${built}`, here), options);
+  const builtDir = process.env.LOCI_BUILT_WORKERS;
+  if (builtDir) return new Worker(resolve(builtDir, built), options);
   const entry = new URL(source, here).href;
   const tsxPackage = createRequire(here).resolve('tsx/package.json');
   const tsxApi = pathToFileURL(join(dirname(tsxPackage), 'dist/esm/api/index.mjs')).href;

@@ -10,7 +10,7 @@ import { newFsrsState, rehearse } from '../cognition/fsrs';
 import type { AuditChain } from '../audit/chain';
 import { speakersChanged } from '../recall/conversation';
 import { Recognizer, type RecognizerKeys } from '../recall/recognizer';
-import { ftsInsert } from '../store/ftsIndex';
+import { ftsColumns, ftsInsertColumns, type FtsColumns } from '../store/ftsIndex';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { gateContent, normalizeLine, normalizeTags } from '../write/gate';
@@ -38,6 +38,8 @@ export interface PreparedMemory {
   valence: number;
   arousal: number;
   secretRules: string[];
+  /** Its full-text index columns, worked out before the transaction (ftsColumns). */
+  fts?: FtsColumns;
   /** What the recogniser reads of it, worked out while the scan ran (Recognizer.keysOf). */
   recognizerKeys?: RecognizerKeys;
   /** Where it comes from when not the caller itself (`file:<name>` for ingested files). */
@@ -118,7 +120,8 @@ function gate(item: RememberItem) {
 
 function draft(g: ReturnType<typeof gate>): Omit<PreparedMemory, 'secretRules'> {
   const { item, content } = g;
-  const title = g.givenTitle.length > 0 ? g.givenTitle : deriveTitle(content);
+  const derived = g.givenTitle.length === 0;
+  const title = derived ? deriveTitle(content) : g.givenTitle;
   const affect = appraiseAffect(content);
   return {
     content,
@@ -137,6 +140,7 @@ function draft(g: ReturnType<typeof gate>): Omit<PreparedMemory, 'secretRules'> 
     salience: appraiseSalience(content, affect, g.evidence),
     valence: affect.valence,
     arousal: affect.arousal,
+    fts: ftsColumns({ title, content, tags: g.tags }, derived),
     recognizerKeys: Recognizer.keysOf(title, content),
   };
 }
@@ -283,7 +287,11 @@ export function insertMemories(
       });
       const rid = Number(info.lastInsertRowid);
       for (const tag of item.tags) insertTag.run(rid, tag);
-      ftsInsert(db, rid, { title: item.title, content: item.content, tags: item.tags });
+      ftsInsertColumns(
+        db,
+        rid,
+        item.fts ?? ftsColumns({ title: item.title, content: item.content, tags: item.tags }),
+      );
       // Writing a memory is its first encoding: one access and one FSRS review.
       insertState(db, rid, firstReview, now);
       audit.append(

@@ -30,12 +30,19 @@ export interface FtsDocument {
   tags: string[];
 }
 
-export function ftsColumns(doc: FtsDocument): [string, string, string, string] {
+export type FtsColumns = [title: string, content: string, tags: string, terms: string];
+
+/**
+ * The four columns a memory is indexed with. `titleDerived` says the title is known to
+ * be the one Loci derives from the content (the write path has just derived it), which
+ * spares deriving it again to compare.
+ */
+export function ftsColumns(doc: FtsDocument, titleDerived = false): FtsColumns {
   const tags = doc.tags.join(' ; ');
   // A title Loci derived is the head of the content, which is indexed already: indexing it
   // again, at the title's weight, would count the first words of every note five times.
   // Only a title someone gave is a title to BM25.
-  const title = doc.title === deriveTitle(doc.content) ? '' : doc.title;
+  const title = titleDerived || doc.title === deriveTitle(doc.content) ? '' : doc.title;
   // Each field on its own: joining them would turn Latin-1 content into a two-byte
   // string whenever the title has a "…", and V8's Unicode regexes are far slower on those.
   const terms = [identifierTerms(title), identifierTerms(doc.content), identifierTerms(tags)];
@@ -43,9 +50,14 @@ export function ftsColumns(doc: FtsDocument): [string, string, string, string] {
 }
 
 export function ftsInsert(db: Db, rid: number, doc: FtsDocument): void {
+  ftsInsertColumns(db, rid, ftsColumns(doc));
+}
+
+/** Indexes a memory whose columns were worked out beforehand (outside the transaction). */
+export function ftsInsertColumns(db: Db, rid: number, columns: FtsColumns): void {
   stmt(db, 'INSERT INTO memory_fts(rowid, title, content, tags, terms) VALUES (?, ?, ?, ?, ?)').run(
     rid,
-    ...ftsColumns(doc),
+    ...columns,
   );
 }
 
