@@ -5,16 +5,17 @@
 import type { Actor, RememberResult } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
 import type { Evidence, MemoryKind, RememberArgs, Visibility } from '../../../shared/schemas';
-import { appraiseAffect, appraiseSalience, deriveTitle, inferKind } from '../cognition/appraisal';
+import { appraiseSalience } from '../cognition/appraisal';
 import { newFsrsState, rehearse } from '../cognition/fsrs';
 import type { AuditChain } from '../audit/chain';
 import { speakersChanged } from '../recall/conversation';
-import { Recognizer, type RecognizerKeys } from '../recall/recognizer';
+import type { RecognizerKeys } from '../recall/recognizer';
 import { ftsColumns, ftsInsertColumns, type FtsColumns } from '../store/ftsIndex';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { gateContent, normalizeLine, normalizeTags } from '../write/gate';
-import { scanSecretsMany } from '../write/scanHost';
+import { scanAndDraft, scannerRunning } from '../write/scanHost';
+import { draftFtsColumns, draftText, type TextDraft, type TextDraftInput } from './draftText';
 import { actorName, ownerFor, parseTime, sourceFor, visibilityFilter } from './model';
 import { insertState } from './state';
 
@@ -56,9 +57,18 @@ export function checkValidity(validFrom: number | null, validTo: number | null) 
 }
 
 /**
+ * A batch at least this large shares its drafting with the scan worker, which drafts
+ * WORKER_SHARE of it (from the end) once it has scanned the batch, while this thread
+ * drafts the rest: the two finish about together (a scan costs about half a draft).
+ */
+const SHARED_DRAFT_MIN = 64;
+export const WORKER_SHARE = 0.25;
+
+/**
  * Everything about new memories that does not need the database. The credential scan
- * runs in its worker while this thread does the rest of the draft (title, appraisal, the
- * recogniser's keys): what the scan reads is sent first.
+ * runs in its worker while this thread drafts the batch (title, kind, appraisal, the
+ * full-text columns, the recogniser's keys): what the scan reads is sent first, with
+ * the share of a large batch the worker drafts after its scan.
  */
 export async function prepareMemories(items: readonly RememberItem[]): Promise<PreparedMemory[]> {
   const numbered = <T>(index: number, step: () => T): T => {
@@ -72,14 +82,32 @@ export async function prepareMemories(items: readonly RememberItem[]): Promise<P
     }
   };
   const gated = items.map((item, index) => numbered(index, () => gate(item)));
-  const scanning = scanSecretsMany(gated.map((g) => g.scanned));
-  const drafts = gated.map((g, index) => numbered(index, () => draft(g)));
-  const scans = await scanning;
+  const inputs = gated.map(textInput);
+  const shared =
+    items.length >= SHARED_DRAFT_MIN && scannerRunning()
+      ? Math.floor(items.length * WORKER_SHARE)
+      : 0;
+  const mine = items.length - shared;
+  const scanning = scanAndDraft(
+    gated.map((g) => g.scanned),
+    inputs.slice(mine),
+  );
+  const texts: TextDraft[] = [];
+  for (let i = 0; i < mine; i++)
+    texts.push(numbered(i, () => draftText(inputs[i] as TextDraftInput)));
+  const { scans, drafts } = await scanning;
+  for (let i = mine; i < items.length; i++) {
+    // The worker's drafts, or this thread's when it could not make them.
+    texts.push(drafts?.[i - mine] ?? numbered(i, () => draftText(inputs[i] as TextDraftInput)));
+  }
   // Requests that arrived while the scan ran (another client's /health, a recall) are
   // read before this write goes on: several large writes finishing their scans together
   // must not run back to back in front of them.
   await new Promise<void>((resolve) => setImmediate(resolve));
-  return drafts.map((d, i) => ({ ...d, secretRules: scans[i]?.rules ?? [] }));
+  return gated.map((g, i) => ({
+    ...prepared(g, texts[i] as TextDraft),
+    secretRules: scans[i]?.rules ?? [],
+  }));
 }
 
 /** The first step of a draft: the item's text as it will be kept, and what is scanned. */
@@ -118,16 +146,25 @@ function gate(item: RememberItem) {
   };
 }
 
-function draft(g: ReturnType<typeof gate>): Omit<PreparedMemory, 'secretRules'> {
+type Gated = ReturnType<typeof gate>;
+
+/** What the text-only part of the draft reads (draftText.ts). */
+function textInput(g: Gated): TextDraftInput {
+  return {
+    title: g.givenTitle,
+    content: g.content,
+    tags: g.tags,
+    ...(g.item.kind ? { kind: g.item.kind } : {}),
+  };
+}
+
+function prepared(g: Gated, text: TextDraft): Omit<PreparedMemory, 'secretRules'> {
   const { item, content } = g;
-  const derived = g.givenTitle.length === 0;
-  const title = derived ? deriveTitle(content) : g.givenTitle;
-  const affect = appraiseAffect(content);
   return {
     content,
     hash: g.hash,
-    title,
-    kind: item.kind ?? inferKind(content),
+    title: text.title,
+    kind: text.kind,
     tags: g.tags,
     visibility: item.visibility ?? 'shared',
     evidence: g.evidence,
@@ -137,11 +174,15 @@ function draft(g: ReturnType<typeof gate>): Omit<PreparedMemory, 'secretRules'> 
     occurredAt: g.occurredAt,
     session: g.session.length > 0 ? g.session : null,
     speaker: g.speaker.length > 0 ? g.speaker : null,
-    salience: appraiseSalience(content, affect, g.evidence),
-    valence: affect.valence,
-    arousal: affect.arousal,
-    fts: ftsColumns({ title, content, tags: g.tags }, derived),
-    recognizerKeys: Recognizer.keysOf(title, content),
+    salience: appraiseSalience(
+      content,
+      { valence: text.valence, arousal: text.arousal },
+      g.evidence,
+    ),
+    valence: text.valence,
+    arousal: text.arousal,
+    fts: draftFtsColumns(text, content),
+    recognizerKeys: text.recognizerKeys,
   };
 }
 

@@ -7,6 +7,7 @@
 // the scan run on this thread, and `scannerStatus()` says so (the doctor reports it).
 import type { Worker } from 'node:worker_threads';
 import { spawnWorker, startReadyWorker } from '../workers';
+import type { TextDraft, TextDraftInput } from '../memory/draftText';
 import type { SecretScan } from './secrets';
 import type { ScanRequest, ScanResponse } from './scanWorker';
 
@@ -25,9 +26,17 @@ const DEFAULT_BUDGET: ScanBudget = { baseMs: 3000, perKiBMs: 2 };
 /** How long the worker may take to load before the scan falls back to this thread. */
 const STARTUP_MS = 60_000;
 
+/** A scan's answer, with the drafts it was asked for when the worker made them. */
+export interface ScanResult {
+  scans: SecretScan[];
+  /** Absent when the worker did not draft them (no worker, a timeout, a failure). */
+  drafts?: TextDraft[];
+}
+
 interface Job {
   texts: string[];
-  resolve: (scans: SecretScan[]) => void;
+  drafts?: TextDraftInput[];
+  resolve: (result: ScanResult) => void;
 }
 
 export interface ScannerStatus {
@@ -47,12 +56,21 @@ class ScanHost {
   private timeouts = 0;
   budget: ScanBudget = { ...DEFAULT_BUDGET };
 
-  scan(texts: readonly string[]): Promise<SecretScan[]> {
-    if (texts.length === 0) return Promise.resolve([]);
+  scan(texts: readonly string[], drafts?: readonly TextDraftInput[]): Promise<ScanResult> {
+    if (texts.length === 0) return Promise.resolve({ scans: [] });
     return new Promise((resolve) => {
-      this.queue.push({ texts: [...texts], resolve });
+      this.queue.push({
+        texts: [...texts],
+        ...(drafts && drafts.length > 0 ? { drafts: [...drafts] } : {}),
+        resolve,
+      });
       this.pump();
     });
+  }
+
+  /** The worker runs (a draft shared with it is drafted there, not on a fallback). */
+  get alive(): boolean {
+    return this.worker !== null && !this.fallbackReason;
   }
 
   status(): ScannerStatus {
@@ -105,9 +123,11 @@ class ScanHost {
     if (this.running || this.queue.length === 0) return;
     this.running = true;
     const job = this.queue.shift() as Job;
-    const go = (worker: Worker | null): Promise<SecretScan[]> => {
+    const go = (worker: Worker | null): Promise<ScanResult> => {
       worker?.ref();
-      return worker ? this.run(worker, job.texts) : scanHere(job.texts);
+      return worker
+        ? this.run(worker, job.texts, job.drafts)
+        : scanHere(job.texts).then((scans) => ({ scans }));
     };
     const scanning = this.fallbackReason
       ? go(null)
@@ -116,22 +136,26 @@ class ScanHost {
         : this.start().then(go);
     void scanning
       // A scan that could not run at all holds its texts back like one that failed.
-      .catch(() => job.texts.map(() => ({ rules: [SCAN_FAILED_RULE] })))
-      .then((scans) => {
-        job.resolve(scans);
+      .catch(() => ({ scans: job.texts.map(() => ({ rules: [SCAN_FAILED_RULE] })) }))
+      .then((result) => {
+        job.resolve(result);
         this.running = false;
         if (this.queue.length > 0) this.pump();
         else this.worker?.unref();
       });
   }
 
-  private run(worker: Worker, texts: string[]): Promise<SecretScan[]> {
+  private run(worker: Worker, texts: string[], drafts?: TextDraftInput[]): Promise<ScanResult> {
     const id = this.nextId++;
-    const kib = texts.reduce((n, t) => n + t.length, 0) / 1024;
+    // Drafting reads the same texts again: its share counts in the budget like a scan.
+    const kib =
+      (texts.reduce((n, t) => n + t.length, 0) +
+        (drafts ?? []).reduce((n, d) => n + d.content.length, 0)) /
+      1024;
     const budgetMs = this.budget.baseMs + kib * this.budget.perKiBMs;
     return new Promise((resolve) => {
-      const marked = (rule: string) => texts.map(() => ({ rules: [rule] }));
-      const finish = (scans: SecretScan[], kill: boolean) => {
+      const marked = (rule: string) => ({ scans: texts.map(() => ({ rules: [rule] })) });
+      const finish = (result: ScanResult, kill: boolean) => {
         clearTimeout(timer);
         worker.off('message', onMessage);
         worker.off('error', onFailure);
@@ -143,10 +167,11 @@ class ScanHost {
           }
           void worker.terminate();
         }
-        resolve(scans);
+        resolve(result);
       };
       const onMessage = (m: ScanResponse) => {
-        if (m.op === 'done' && m.id === id) finish(m.scans, false);
+        if (m.op === 'done' && m.id === id)
+          finish({ scans: m.scans, ...(m.drafts ? { drafts: m.drafts } : {}) }, false);
         else if (m.op === 'failed' && m.id === id) finish(marked(SCAN_FAILED_RULE), false);
       };
       const onFailure = () => finish(marked(SCAN_FAILED_RULE), true);
@@ -157,7 +182,7 @@ class ScanHost {
       worker.on('message', onMessage);
       worker.on('error', onFailure);
       worker.on('exit', onFailure);
-      worker.postMessage({ id, texts } satisfies ScanRequest);
+      worker.postMessage({ id, texts, ...(drafts ? { drafts } : {}) } satisfies ScanRequest);
     });
   }
 }
@@ -173,12 +198,29 @@ const host = new ScanHost();
  * Scans many texts for credentials, off this thread. Never rejects: a scan that fails or
  * goes past its budget reports its texts as `scan-failed` / `scan-timeout`.
  */
-export function scanSecretsMany(texts: readonly string[]): Promise<SecretScan[]> {
-  return host.scan(texts);
+export async function scanSecretsMany(texts: readonly string[]): Promise<SecretScan[]> {
+  return (await host.scan(texts)).scans;
+}
+
+/**
+ * Scans a batch and drafts a share of it in the worker (the write path): the drafts come
+ * back with the scans, or not at all when the worker could not make them — the caller
+ * drafts those itself.
+ */
+export function scanAndDraft(
+  texts: readonly string[],
+  drafts: readonly TextDraftInput[],
+): Promise<ScanResult> {
+  return host.scan(texts, drafts);
+}
+
+/** Whether a scan worker runs now: a draft shared with it is made there. */
+export function scannerRunning(): boolean {
+  return host.alive;
 }
 
 export async function scanSecrets(text: string): Promise<SecretScan> {
-  const [scan] = await host.scan([text]);
+  const [scan] = (await host.scan([text])).scans;
   return scan as SecretScan;
 }
 

@@ -1,24 +1,46 @@
 // The credential-scan worker thread: scans the texts it is sent and answers with rule
 // ids only. It holds no state between requests; the host (scanHost.ts) terminates it
-// when a request goes past its time budget.
+// when a request goes past its time budget. A write's request may also carry a share of
+// its batch to draft (memory/draftText.ts) once the scan is done, so that this thread
+// and the writer's draft the batch together.
 import { parentPort } from 'node:worker_threads';
+import { draftText, type TextDraft, type TextDraftInput } from '../memory/draftText';
 import { scanTexts, type SecretScan } from './secrets';
 
 export interface ScanRequest {
   id: number;
   texts: string[];
+  drafts?: TextDraftInput[];
 }
 
 export type ScanResponse =
   | { op: 'ready' }
-  | { op: 'done'; id: number; scans: SecretScan[] }
+  | { op: 'done'; id: number; scans: SecretScan[]; drafts?: TextDraft[] }
   | { op: 'failed'; id: number; reason: string };
+
+/** The drafts asked for, or none when one fails (the writer then drafts them itself). */
+function draftAll(inputs: TextDraftInput[] | undefined): TextDraft[] | undefined {
+  if (!inputs || inputs.length === 0) return undefined;
+  try {
+    return inputs.map(draftText);
+  } catch {
+    return undefined;
+  }
+}
 
 const port = parentPort;
 if (port) {
   port.on('message', (req: ScanRequest) => {
     scanTexts(req.texts).then(
-      (scans) => port.postMessage({ op: 'done', id: req.id, scans } satisfies ScanResponse),
+      (scans) => {
+        const drafts = draftAll(req.drafts);
+        port.postMessage({
+          op: 'done',
+          id: req.id,
+          scans,
+          ...(drafts ? { drafts } : {}),
+        } satisfies ScanResponse);
+      },
       (err: unknown) =>
         port.postMessage({
           op: 'failed',

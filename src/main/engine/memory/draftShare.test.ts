@@ -1,0 +1,89 @@
+import { Worker } from 'node:worker_threads';
+import { describe, expect, it, vi } from 'vitest';
+import { SCAN_TIMEOUT_RULE, scanSecretsMany, setScanBudget } from '../write/scanHost';
+import { draftText } from './draftText';
+import { prepareMemories, WORKER_SHARE, type RememberItem } from './remember';
+
+const TOKEN = `ghp_${'aB3'.repeat(12)}`;
+
+/** A batch with given and derived titles, given and inferred kinds, tags and one credential. */
+function batch(n: number): RememberItem[] {
+  return Array.from({ length: n }, (_, i) => ({
+    content:
+      i === n - 1
+        ? `The CI token is ${TOKEN} for the deploy job.`
+        : `Note ${i}: the max_pool_size of service-${i % 7} is ${i}; TODO check it next week!`,
+    ...(i % 3 === 0 ? { title: `Pool sizing ${i}` } : {}),
+    ...(i % 5 === 0 ? { kind: 'semantic' as const } : {}),
+    tags: [`svc-${i % 7}`, 'pools'],
+  }));
+}
+
+/** What this thread would draft for each item (the reference). */
+function expected(items: RememberItem[]) {
+  return items.map((item) =>
+    draftText({
+      title: item.title ?? '',
+      content: item.content,
+      tags: item.tags ?? [],
+      ...(item.kind ? { kind: item.kind } : {}),
+    }),
+  );
+}
+
+function drafted(p: Awaited<ReturnType<typeof prepareMemories>>[number]) {
+  return {
+    title: p.title,
+    kind: p.kind,
+    valence: p.valence,
+    arousal: p.arousal,
+    fts: p.fts,
+    recognizerKeys: p.recognizerKeys,
+  };
+}
+
+describe('a large batch drafted by this thread and the scan worker together', () => {
+  it('sends the worker its share with the scan, and drafts exactly as this thread would', async () => {
+    await scanSecretsMany(['the worker starts']);
+    const items = batch(120);
+    const post = vi.spyOn(Worker.prototype, 'postMessage');
+    let got;
+    try {
+      got = await prepareMemories(items);
+      const requests = post.mock.calls.map(([m]) => m as { drafts?: unknown[] });
+      expect(requests.map((r) => r.drafts?.length)).toEqual([Math.floor(120 * WORKER_SHARE)]);
+    } finally {
+      post.mockRestore();
+    }
+    const want = expected(items);
+    got.forEach((p, i) => {
+      const w = want[i];
+      expect(drafted(p), `item ${i}`).toEqual({
+        title: w?.title,
+        kind: w?.kind,
+        valence: w?.valence,
+        arousal: w?.arousal,
+        fts: [w?.fts[0], items[i]?.content, w?.fts[1], w?.fts[2]],
+        recognizerKeys: w?.recognizerKeys,
+      });
+    });
+    expect(got.at(-1)?.secretRules).toContain('github-token');
+    expect(got.slice(0, -1).every((p) => p.secretRules.length === 0)).toBe(true);
+  });
+
+  it('drafts the share itself when the worker went past its budget', async () => {
+    await scanSecretsMany(['the worker starts']);
+    const items = batch(80);
+    setScanBudget({ baseMs: 0, perKiBMs: 0 });
+    let got;
+    try {
+      got = await prepareMemories(items);
+    } finally {
+      setScanBudget();
+    }
+    expect(got.every((p) => p.secretRules.includes(SCAN_TIMEOUT_RULE))).toBe(true);
+    const want = expected(items);
+    got.forEach((p, i) => expect(p.title, `item ${i}`).toBe(want[i]?.title));
+    expect(got.map((p) => p.recognizerKeys)).toEqual(want.map((w) => w.recognizerKeys));
+  });
+});
