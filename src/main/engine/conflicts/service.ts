@@ -5,8 +5,9 @@
 // that give way to the next request, so neither a bulk load nor the calls around it are
 // slowed by it. A store's queue also waits while its vectors are being filled in: the
 // comparison looks for neighbours by meaning through those vectors, and slices of it
-// between the backfill's batches would hold each batch back by a slice. conflict.scan (and the dream phase) go through the backlog: every memory since
-// the last scan. Each finding is recorded once (store.ts), with its `contradicts` link.
+// between the backfill's batches would hold each batch back by a slice. conflict.scan
+// (and the dream phase) go through the backlog: every memory since the last scan. Each
+// finding is recorded once (store.ts), with its `contradicts` link.
 import type {
   Actor,
   ConflictMark,
