@@ -10,7 +10,7 @@ import { newFsrsState, rehearse } from '../cognition/fsrs';
 import type { AuditChain } from '../audit/chain';
 import { speakersChanged } from '../recall/conversation';
 import type { RecognizerKeys } from '../recall/recognizer';
-import { ftsColumns, ftsInsertColumns, type FtsColumns } from '../store/ftsIndex';
+import { ftsInsertColumns, type FtsColumns } from '../store/ftsIndex';
 import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { gateContent, normalizeLine, normalizeTags } from '../write/gate';
@@ -40,7 +40,7 @@ export interface PreparedMemory {
   arousal: number;
   secretRules: string[];
   /** Its full-text index columns, worked out before the transaction (ftsColumns). */
-  fts?: FtsColumns;
+  fts: FtsColumns;
   /** What the recogniser reads of it, worked out while the scan ran (Recognizer.keysOf). */
   recognizerKeys?: RecognizerKeys;
   /** Where it comes from when not the caller itself (`file:<name>` for ingested files). */
@@ -92,14 +92,12 @@ export async function prepareMemories(items: readonly RememberItem[]): Promise<P
     gated.map((g) => g.scanned),
     inputs.slice(mine),
   );
+  const draftHere = (i: number) => numbered(i, () => draftText(inputs[i] as TextDraftInput));
   const texts: TextDraft[] = [];
-  for (let i = 0; i < mine; i++)
-    texts.push(numbered(i, () => draftText(inputs[i] as TextDraftInput)));
+  for (let i = 0; i < mine; i++) texts.push(draftHere(i));
   const { scans, drafts } = await scanning;
-  for (let i = mine; i < items.length; i++) {
-    // The worker's drafts, or this thread's when it could not make them.
-    texts.push(drafts?.[i - mine] ?? numbered(i, () => draftText(inputs[i] as TextDraftInput)));
-  }
+  // The worker's drafts, or this thread's when it could not make them.
+  for (let i = mine; i < items.length; i++) texts.push(drafts?.[i - mine] ?? draftHere(i));
   // Requests that arrived while the scan ran (another client's /health, a recall) are
   // read before this write goes on: several large writes finishing their scans together
   // must not run back to back in front of them.
@@ -328,11 +326,7 @@ export function insertMemories(
       });
       const rid = Number(info.lastInsertRowid);
       for (const tag of item.tags) insertTag.run(rid, tag);
-      ftsInsertColumns(
-        db,
-        rid,
-        item.fts ?? ftsColumns({ title: item.title, content: item.content, tags: item.tags }),
-      );
+      ftsInsertColumns(db, rid, item.fts);
       // Writing a memory is its first encoding: one access and one FSRS review.
       insertState(db, rid, firstReview, now);
       audit.append(
