@@ -75,10 +75,15 @@ describe('a large batch drafted by this thread and the scan worker together', ()
     await scanSecretsMany(['the worker starts']);
     const items = batch(80);
     setScanBudget({ baseMs: 0, perKiBMs: 0 });
+    // The request never reaches the worker, so it cannot answer before its budget runs
+    // out however long this thread takes to draft its own part.
+    const post = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(() => undefined);
     let got;
     try {
       got = await prepareMemories(items);
+      expect(post).toHaveBeenCalledTimes(1);
     } finally {
+      post.mockRestore();
       setScanBudget();
     }
     expect(got.every((p) => p.secretRules.includes(SCAN_TIMEOUT_RULE))).toBe(true);
