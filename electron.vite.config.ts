@@ -68,7 +68,8 @@ export default defineConfig({
       // The same bundle runs under plain Node 20 (`loci`) and under Electron's Node.
       target: 'node20',
       outDir: 'out/main',
-      externalizeDeps: { exclude: BUNDLED },
+      // koffi (an optional dependency, so not external by itself) loads its native module.
+      externalizeDeps: { exclude: BUNDLED, include: ['koffi'] },
       // LOCI_BUILD_READABLE=1 keeps the bundle readable (for profiling a start).
       minify: process.env.LOCI_BUILD_READABLE !== '1',
       rollupOptions: {

@@ -33,6 +33,7 @@ import {
   PACKAGE_META,
   PACKAGE_NAME,
   runtimeDependencies,
+  runtimeOptionalDependencies,
   scanBuild,
   shrinkwrapRoot,
   shrinkwrapSubset,
@@ -115,18 +116,20 @@ async function main() {
       log(`note: out/main/${file}:${d.line} loads a computed specifier: ${d.text}`);
   }
   let dependencies;
+  let optionalDependencies;
   try {
-    dependencies = runtimeDependencies(scan.packages, rootPackage, lock, {
-      ignored: IGNORED,
-      forbidden: FORBIDDEN,
-    });
+    const which = { ignored: IGNORED, forbidden: FORBIDDEN };
+    dependencies = runtimeDependencies(scan.packages, rootPackage, lock, which);
+    optionalDependencies = runtimeOptionalDependencies(scan.packages, rootPackage, lock, which);
   } catch (err) {
     fail(`the built code's imports do not fit package.json:\n${err.message}`);
   }
-  const pkg = stagedPackageJson(rootPackage, dependencies, {
-    ...PACKAGE_META,
-    mcpName: server.name,
-  });
+  const pkg = stagedPackageJson(
+    rootPackage,
+    dependencies,
+    { ...PACKAGE_META, mcpName: server.name },
+    optionalDependencies,
+  );
   let shrinkwrap;
   try {
     shrinkwrap = shrinkwrapSubset(lock, shrinkwrapRoot(pkg));
@@ -157,7 +160,8 @@ async function main() {
     .map(([p]) => p.replace(/^.*node_modules\//, ''));
   log(
     `${PACKAGE_NAME}@${pkg.version}: ${scan.files.length} files of out/main, ` +
-      `${Object.keys(dependencies).length} dependencies, ${entries} packages in npm-shrinkwrap.json ` +
+      `${Object.keys(dependencies).length} dependencies ` +
+      `(and ${Object.keys(optionalDependencies).length} optional), ${entries} packages in npm-shrinkwrap.json ` +
       `(${optional} optional), install scripts: ${withScripts.join(', ') || 'none'}`,
   );
 

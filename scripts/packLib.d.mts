@@ -82,6 +82,12 @@ export function runtimeDependencies(
   lock: Lockfile,
   options?: { ignored?: Record<string, string>; forbidden?: Record<string, string> },
 ): Record<string, string>;
+export function runtimeOptionalDependencies(
+  imported: Map<string, string[]>,
+  rootPackage: PackageJson,
+  lock: Lockfile,
+  options?: { ignored?: Record<string, string>; forbidden?: Record<string, string> },
+): Record<string, string>;
 export function nameAtPath(path: string): string;
 export function resolveInLock(
   packages: Record<string, LockEntry>,
@@ -98,5 +104,6 @@ export function stagedPackageJson(
   rootPackage: PackageJson,
   dependencies: Record<string, string>,
   meta: PackageMeta,
+  optionalDependencies?: Record<string, string>,
 ): PackageJson & { mcpName?: string; files?: string[] };
 export function shrinkwrapRoot(pkg: PackageJson): LockEntry;

@@ -226,12 +226,10 @@ export function runtimeDependencies(
       );
       continue;
     }
+    // An optional dependency stays optional (runtimeOptionalDependencies lists it).
+    if (Object.hasOwn(rootPackage.optionalDependencies ?? {}, name)) continue;
     if (!Object.hasOwn(declared, name)) {
-      const kind = rootPackage.devDependencies?.[name]
-        ? 'a devDependency'
-        : rootPackage.optionalDependencies?.[name]
-          ? 'an optionalDependency'
-          : 'not declared';
+      const kind = rootPackage.devDependencies?.[name] ? 'a devDependency' : 'not declared';
       problems.push(
         `"${name}" is imported at run time${where} but is ${kind} in package.json: make it a dependency`,
       );
@@ -245,6 +243,31 @@ export function runtimeDependencies(
     deps[name] = entry.version;
   }
   if (problems.length > 0) throw new Error(problems.join('\n'));
+  return Object.fromEntries(Object.entries(deps).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/**
+ * The staged package's `optionalDependencies`: the imported packages the root
+ * package.json declares optional (the code loads them where they installed and does
+ * without them elsewhere), each at the version the lockfile installs. Forbidden and
+ * ignored ones are left to runtimeDependencies.
+ */
+export function runtimeOptionalDependencies(
+  imported,
+  rootPackage,
+  lock,
+  { ignored = {}, forbidden = {} } = {},
+) {
+  const optional = rootPackage.optionalDependencies ?? {};
+  const deps = {};
+  for (const name of imported.keys()) {
+    if (!Object.hasOwn(optional, name) || Object.hasOwn(ignored, name)) continue;
+    if (Object.hasOwn(forbidden, name)) continue;
+    const version = lock.packages?.[`node_modules/${name}`]?.version;
+    if (!version)
+      throw new Error(`"${name}" is not installed at node_modules/${name} in package-lock.json`);
+    deps[name] = version;
+  }
   return Object.fromEntries(Object.entries(deps).sort(([a], [b]) => a.localeCompare(b)));
 }
 
@@ -403,7 +426,7 @@ function orderFields(entry) {
 }
 
 /** The staged package.json (`name`, `mcpName` and the rest from `meta`). */
-export function stagedPackageJson(rootPackage, dependencies, meta) {
+export function stagedPackageJson(rootPackage, dependencies, meta, optionalDependencies = {}) {
   return {
     name: meta.name,
     version: rootPackage.version,
@@ -419,6 +442,7 @@ export function stagedPackageJson(rootPackage, dependencies, meta) {
     files: meta.files,
     engines: rootPackage.engines,
     dependencies,
+    ...(Object.keys(optionalDependencies).length > 0 ? { optionalDependencies } : {}),
   };
 }
 
@@ -429,6 +453,7 @@ export function shrinkwrapRoot(pkg) {
     version: pkg.version,
     license: pkg.license,
     dependencies: pkg.dependencies,
+    ...(pkg.optionalDependencies ? { optionalDependencies: pkg.optionalDependencies } : {}),
     bin: pkg.bin,
     engines: pkg.engines,
   };

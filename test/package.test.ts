@@ -19,6 +19,7 @@ import {
   registryTarball,
   resolveInLock,
   runtimeDependencies,
+  runtimeOptionalDependencies,
   scanBuild,
   scanModule,
   shrinkwrapRoot,
@@ -239,7 +240,7 @@ describe('runtimeDependencies', () => {
     version: '1.0.0',
     dependencies: { a: '^1.0.0', '@s/b': '~2.0.0', react: '^19.0.0' },
     devDependencies: { vitest: '^4.0.0', tsx: '^4.0.0' },
-    optionalDependencies: { electron: '^40.0.0' },
+    optionalDependencies: { electron: '^40.0.0', ffi: '^3.0.0' },
   };
   const lock = lockOf({
     '': {},
@@ -247,6 +248,7 @@ describe('runtimeDependencies', () => {
     'node_modules/@s/b': { version: '2.0.7' },
     'node_modules/react': { version: '19.3.1' },
     'node_modules/electron': { version: '40.8.5', optional: true },
+    'node_modules/ffi': { version: '3.3.4', optional: true },
   });
   const imported = (...names: string[]) => new Map(names.map((n) => [n, [`${n}.js`]]));
 
@@ -270,6 +272,23 @@ describe('runtimeDependencies', () => {
     expect(run('left-pad')).toThrow(/"left-pad" .* is not declared/);
     expect(run('electron')).toThrow(/"electron" must not be a dependency/);
     expect(run('react')).toThrow(/"react" must not be a dependency.*out\/renderer/);
+  });
+
+  it('keeps an optional dependency the code imports optional, at its locked version', () => {
+    const names = imported('a', 'ffi', 'electron');
+    const which = { ignored: IGNORED, forbidden: { electron: 'the desktop app only' } };
+    expect(() => runtimeDependencies(names, pkg, lock, which)).toThrow(/"electron" must not/);
+    expect(runtimeDependencies(imported('a', 'ffi'), pkg, lock, which)).toEqual({ a: '1.4.2' });
+    expect(runtimeOptionalDependencies(names, pkg, lock, which)).toEqual({ ffi: '3.3.4' });
+    const staged = stagedPackageJson(pkg, { a: '1.4.2' }, PACKAGE_META, { ffi: '3.3.4' });
+    expect(staged).toMatchObject({
+      dependencies: { a: '1.4.2' },
+      optionalDependencies: { ffi: '3.3.4' },
+    });
+    expect(shrinkwrapRoot(staged).optionalDependencies).toEqual({ ffi: '3.3.4' });
+    expect(stagedPackageJson(pkg, { a: '1.4.2' }, PACKAGE_META)).not.toHaveProperty(
+      'optionalDependencies',
+    );
   });
 });
 
@@ -464,7 +483,18 @@ describe.skipIf(!existsSync(join(root, 'out/main/cli.js')))('the real package', 
     expect(Object.keys(deps)).not.toContain('@modelcontextprotocol/sdk');
     expect(Object.keys(deps)).not.toContain('zod');
     expect(Object.keys(deps)).not.toContain('electron');
-    const pkg = stagedPackageJson(rootPackage, deps, { ...PACKAGE_META, mcpName: server.name });
+    // koffi (malloc_trim at an idle trim) is optional: npm skips it where it cannot install.
+    const optional = runtimeOptionalDependencies(scan.packages, rootPackage, lock, {
+      ignored: IGNORED,
+      forbidden: FORBIDDEN,
+    });
+    expect(Object.keys(optional)).toEqual(['koffi']);
+    const pkg = stagedPackageJson(
+      rootPackage,
+      deps,
+      { ...PACKAGE_META, mcpName: server.name },
+      optional,
+    );
     const sw = shrinkwrapSubset(lock, shrinkwrapRoot(pkg));
     const entries = Object.entries(sw.packages).filter(([path]) => path !== '');
     expect(entries.length).toBeGreaterThan(Object.keys(deps).length);

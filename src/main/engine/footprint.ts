@@ -6,7 +6,7 @@
 // the next call that needs it: nothing here changes an answer, only how soon it comes.
 import { readFileSync } from 'node:fs';
 import { freemem, totalmem } from 'node:os';
-import { collectGarbage } from './runtimeHeap';
+import { collectGarbage, returnFreedNativeMemory } from './runtimeHeap';
 import { warn } from './warnings';
 
 /** `idle`: cheap to rebuild (a worker, a cache); `pressure`: costly (an index of every memory). */
@@ -172,6 +172,8 @@ export class Footprint {
     collectGarbage();
     await new Promise<void>((resolve) => setTimeout(resolve, 1000).unref());
     collectGarbage();
+    // What the collections, SQLite's shrunk caches and the stopped workers freed in C.
+    await returnFreedNativeMemory();
     // A call that began meanwhile keeps what it rebuilt; the next quiet spell trims again.
     if (this.busy === 0) this.trimmedAt = depth;
     this.trims++;
