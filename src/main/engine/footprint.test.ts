@@ -1,5 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Footprint, readSystemPressure, type PressureReading, type TrimDepth } from './footprint';
+import type * as runtimeHeap from './runtimeHeap';
+import { busyNativeHeap, quietNativeHeap } from './runtimeHeap';
+
+// The C allocator's mode is watched, not changed (runtimeHeap.test.ts checks what it does).
+vi.mock('./runtimeHeap', async (original) => ({
+  ...(await original<typeof runtimeHeap>()),
+  quietNativeHeap: vi.fn(async () => true),
+  busyNativeHeap: vi.fn(),
+}));
 
 function setup(pressure: PressureReading = { freeShare: 0.5, stallPct: 0 }) {
   let now = 1_000_000;
@@ -34,6 +43,18 @@ describe('the engine footprint', () => {
     advance(30_000);
     expect((await fp.poll())?.depth).toBe('idle');
     expect(released).toEqual(['idle', 'idle']);
+  });
+
+  it('makes the C allocator give back as it frees while quiet, and keep for reuse once busy', async () => {
+    const { fp, advance } = setup();
+    vi.mocked(quietNativeHeap).mockClear();
+    advance(30_000);
+    await fp.poll();
+    expect(quietNativeHeap).toHaveBeenCalledTimes(1);
+    vi.mocked(busyNativeHeap).mockClear();
+    fp.begin()();
+    fp.touch();
+    expect(busyNativeHeap).toHaveBeenCalled();
   });
 
   it('never trims under a call in progress, however long it runs', async () => {

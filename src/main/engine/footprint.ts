@@ -6,7 +6,12 @@
 // the next call that needs it: nothing here changes an answer, only how soon it comes.
 import { readFileSync } from 'node:fs';
 import { freemem, totalmem } from 'node:os';
-import { collectGarbage, returnFreedNativeMemory } from './runtimeHeap';
+import {
+  busyNativeHeap,
+  collectGarbage,
+  quietNativeHeap,
+  returnFreedNativeMemory,
+} from './runtimeHeap';
 import { warn } from './warnings';
 
 /** `idle`: cheap to rebuild (a worker, a cache); `pressure`: costly (an index of every memory). */
@@ -100,7 +105,7 @@ export class Footprint {
   begin(): () => void {
     this.busy++;
     this.lastActivity = this.o.now();
-    this.trimmedAt = null;
+    this.awake();
     let ended = false;
     return () => {
       if (ended) return;
@@ -113,6 +118,12 @@ export class Footprint {
   /** Something ran outside a call (a backfill batch, a sync pull): not idle yet. */
   touch(): void {
     this.lastActivity = this.o.now();
+    this.awake();
+  }
+
+  /** Work, maybe after (or during) a trim: freed memory is kept for reuse again. */
+  private awake(): void {
+    busyNativeHeap();
     this.trimmedAt = null;
   }
 
@@ -167,6 +178,9 @@ export class Footprint {
         warn(`releasing ${part.name} failed: ${(err as Error).message}`);
       }
     }
+    // Before the collections, whose frees in the helper threads' heaps then give back
+    // those heaps' free ends.
+    await quietNativeHeap();
     // Twice, a moment apart: the first collection's sweeping finishes in the background,
     // and the second returns the pages it emptied (measured: one alone often left them).
     collectGarbage();

@@ -1,8 +1,20 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { collectGarbage, returnFreedNativeMemory } from './runtimeHeap';
 
 const MiB = 1024 * 1024;
+const run = promisify(execFile);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Collects twice, a moment apart: buffers' C memory is freed as the collector sweeps. */
+async function settle() {
+  collectGarbage();
+  await pause(200);
+  collectGarbage();
+  await pause(200);
+}
 
 // glibc on Linux with koffi installed (an optional dependency): the call is made there.
 const canTrim = await returnFreedNativeMemory();
@@ -25,11 +37,7 @@ describe('the heaps of a process that stays up', () => {
         (i % 16 === 0 ? kept : dropped).push(b);
       }
       dropped = [];
-      // The buffers' memory is freed when the collector sweeps them (in the background).
-      collectGarbage();
-      await pause(200);
-      collectGarbage();
-      await pause(200);
+      await settle();
       const before = process.memoryUsage.rss();
       expect(await returnFreedNativeMemory()).toBe(true);
       const after = process.memoryUsage.rss();
@@ -39,4 +47,52 @@ describe('the heaps of a process that stays up', () => {
       expect((before - after) / MiB).toBeGreaterThan(40);
     },
   );
+
+  it.skipIf(!canTrim)(
+    'once quiet, hands back the free end of a heap as soon as it is freed; busy again, keeps it',
+    async () => {
+      // In a process of its own: in this one the test runner's messages land in the C
+      // heap too, and one of them past the end of the blocks keeps that end in use.
+      const dropped = async (mode: 'default' | 'quiet' | 'busy') => {
+        const { stdout } = await run(
+          process.execPath,
+          ['--import', 'tsx', '--input-type=module', '-e', freeTheEnd(mode)],
+          { timeout: 60_000 },
+        );
+        return Number(stdout.trim());
+      };
+      // 40 MiB at the heap's end were freed: quiet, most of it went back at once; as
+      // glibc has it (its threshold raised by the large block), and busy, it is kept.
+      expect(await dropped('quiet')).toBeGreaterThan(25);
+      expect(await dropped('default')).toBeLessThan(10);
+      expect(await dropped('busy')).toBeLessThan(10);
+    },
+  );
 });
+
+/** A script: frees a large block, then 40 MiB of blocks at a heap's end; prints the MiB given back. */
+function freeTheEnd(mode: 'default' | 'quiet' | 'busy'): string {
+  const module = JSON.stringify(pathToFileURL(join(import.meta.dirname, 'runtimeHeap.ts')).href);
+  return `
+    const { busyNativeHeap, collectGarbage, quietNativeHeap } = await import(${module});
+    const settle = async () => {
+      for (let i = 0; i < 2; i++) {
+        collectGarbage();
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    if (${mode !== 'default'} && !(await quietNativeHeap())) throw new Error('not quiet');
+    if (${mode === 'busy'}) busyNativeHeap();
+    // Freeing a large block is what makes glibc raise its threshold (to twice the block,
+    // 48 MiB here) and keep a heap's free end below that.
+    let large = Buffer.allocUnsafeSlow(24 << 20).fill(1);
+    large = null;
+    await settle();
+    let blocks = [];
+    for (let i = 0; i < 640; i++) blocks.push(Buffer.allocUnsafeSlow(64 << 10).fill(i & 0xff));
+    const high = process.memoryUsage.rss();
+    blocks = [];
+    await settle();
+    console.log(((high - process.memoryUsage.rss()) / 1048576).toFixed(1));
+  `;
+}

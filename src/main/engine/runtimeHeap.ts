@@ -31,32 +31,80 @@ export function collectGarbage(): boolean {
   return true;
 }
 
-type Trim = (pad: number) => number;
-let trimNative: Trim | null | undefined;
+/** glibc's allocator, as koffi calls it. */
+interface NativeHeap {
+  /** malloc_trim(pad): returns free pages inside every arena's heap to the system. */
+  trim(pad: number): number;
+  /** mallopt(param, value): 1 when the setting was taken. */
+  mallopt(param: number, value: number): number;
+}
+let native: NativeHeap | null | undefined;
+let quiet = false;
+
+/** mallopt's M_TRIM_THRESHOLD (glibc's malloc.h). */
+const M_TRIM_THRESHOLD = -1;
+/** Quiet: free space past this at the end of a heap goes back to the system when freed. */
+export const QUIET_TRIM_THRESHOLD = 1024 * 1024;
+/** Busy: the most glibc's own rule keeps (twice its largest mmap threshold, 32 MiB). */
+export const BUSY_TRIM_THRESHOLD = 64 * 1024 * 1024;
+
+/**
+ * Makes the C allocator give back the free end of its heaps as memory is freed, once the
+ * process is quiet (glibc, Linux). By default glibc raises that threshold to twice the
+ * largest block it has freed, up to 64 MiB, and keeps whatever lies below it: a quiet
+ * `loci mcp` held about 20 MiB so in the heaps of threads other than the main one (V8's
+ * compiler and collector threads, the worker threads), which malloc_trim does not reach
+ * (it frees pages between blocks, not a thread heap's free end). The collections of an
+ * idle trim free memory in those heaps, and with this set, their ends go back. While the
+ * process works, giving memory back as it goes costs time (batched writes were about 5 %
+ * slower with it), so busyNativeHeap sets the threshold high again. False where it
+ * cannot be set.
+ */
+export async function quietNativeHeap(): Promise<boolean> {
+  const heap = await nativeHeap();
+  if (!heap) return false;
+  quiet = heap.mallopt(M_TRIM_THRESHOLD, QUIET_TRIM_THRESHOLD) === 1;
+  return quiet;
+}
+
+/** Work began after a quiet spell: freed memory is kept for reuse again, as glibc would. */
+export function busyNativeHeap(): void {
+  if (!quiet || !native) return;
+  native.mallopt(M_TRIM_THRESHOLD, BUSY_TRIM_THRESHOLD);
+  quiet = false;
+}
 
 /**
  * Gives the C allocator's free pages back to the system (glibc's `malloc_trim`), and
- * says whether it could. SQLite, V8's compilers and collectors on their helper threads and
- * every worker thread allocate through malloc; glibc keeps what they free in per-thread
- * arenas and returns only the free space at an arena's end, so after a burst of work a
- * quiet process holds tens of MiB it no longer uses (measured: 8 to 23 MiB of a
- * `loci mcp` idling at 113 to 133 MiB). Node has no call for it; koffi, an optional dependency, calls
- * the C function. False on other C libraries and systems (macOS's allocator returns
- * freed pages itself), or where koffi is not installed; nothing else changes then.
+ * says whether it could. SQLite, V8's compilers and collectors on their helper threads
+ * and every worker thread allocate through malloc; what they free between blocks still
+ * in use stays resident (measured: 8 to 23 MiB of a `loci mcp` idling at 113 to 133
+ * MiB). Node has no call for it; koffi, an optional dependency, calls the C function.
+ * False on other C libraries and systems (macOS's allocator returns freed pages itself),
+ * or where koffi is not installed; nothing else changes then.
  */
 export async function returnFreedNativeMemory(): Promise<boolean> {
-  if (trimNative === undefined) trimNative = await loadTrim();
-  if (!trimNative) return false;
-  trimNative(0);
+  const heap = await nativeHeap();
+  if (!heap) return false;
+  heap.trim(0);
   return true;
 }
 
-async function loadTrim(): Promise<Trim | null> {
+async function nativeHeap(): Promise<NativeHeap | null> {
+  if (native === undefined) native = await loadNativeHeap();
+  return native;
+}
+
+async function loadNativeHeap(): Promise<NativeHeap | null> {
   if (process.platform !== 'linux') return null;
   try {
     const { default: koffi } = await import('koffi');
-    // glibc's soname; musl has no malloc_trim, and loading or finding it throws there.
-    return koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as Trim;
+    // glibc's soname; musl has neither function, and loading or finding them throws there.
+    const libc = koffi.load('libc.so.6');
+    return {
+      trim: libc.func('int malloc_trim(size_t pad)') as NativeHeap['trim'],
+      mallopt: libc.func('int mallopt(int param, int value)') as NativeHeap['mallopt'],
+    };
   } catch {
     return null;
   }
