@@ -67,7 +67,10 @@ export async function quietNativeHeap(): Promise<boolean> {
   return quiet;
 }
 
-/** Work began after a quiet spell: freed memory is kept for reuse again, as glibc would. */
+/**
+ * Work began after a quiet spell: freed memory is kept for reuse again, up to what glibc's
+ * own rule would keep at most (once set, that rule no longer moves the threshold).
+ */
 export function busyNativeHeap(): void {
   if (!quiet || !native) return;
   native.mallopt(M_TRIM_THRESHOLD, BUSY_TRIM_THRESHOLD);
@@ -80,8 +83,8 @@ export function busyNativeHeap(): void {
  * and every worker thread allocate through malloc; what they free between blocks still
  * in use stays resident (measured: 8 to 23 MiB of a `loci mcp` idling at 113 to 133
  * MiB). Node has no call for it; koffi, an optional dependency, calls the C function.
- * False on other C libraries and systems (macOS's allocator returns freed pages itself),
- * or where koffi is not installed; nothing else changes then.
+ * False on other systems and C libraries, or where koffi is not installed; nothing else
+ * changes then.
  */
 export async function returnFreedNativeMemory(): Promise<boolean> {
   const heap = await nativeHeap();
