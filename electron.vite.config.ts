@@ -6,6 +6,15 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import renderer from './vite.renderer.config';
 
+/** package.json's optionalDependencies: never bundled, each may be missing at run time. */
+const OPTIONAL = Object.keys(
+  (
+    JSON.parse(readFileSync(resolve(import.meta.dirname, 'package.json'), 'utf8')) as {
+      optionalDependencies?: Record<string, string>;
+    }
+  ).optionalDependencies ?? {},
+);
+
 /**
  * Pure-JavaScript dependencies bundled into out/main instead of loaded from node_modules:
  * Node then reads and compiles a few files, not hundreds, and `loci mcp` answers its
@@ -68,8 +77,10 @@ export default defineConfig({
       // The same bundle runs under plain Node 20 (`loci`) and under Electron's Node.
       target: 'node20',
       outDir: 'out/main',
-      // koffi (an optional dependency, so not external by itself) loads its native module.
-      externalizeDeps: { exclude: BUNDLED, include: ['koffi'] },
+      // Optional dependencies (koffi, electron) are not external by themselves: they stay
+      // out of the bundle, loaded where they installed (koffi's loader finds its native
+      // module beside it).
+      externalizeDeps: { exclude: BUNDLED, include: OPTIONAL },
       // LOCI_BUILD_READABLE=1 keeps the bundle readable (for profiling a start).
       minify: process.env.LOCI_BUILD_READABLE !== '1',
       rollupOptions: {

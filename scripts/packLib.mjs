@@ -235,15 +235,15 @@ export function runtimeDependencies(
       );
       continue;
     }
-    const entry = lock.packages?.[`node_modules/${name}`];
-    if (!entry?.version) {
-      problems.push(`"${name}" is not installed at node_modules/${name} in package-lock.json`);
+    const version = lockedVersion(lock, name);
+    if (!version) {
+      problems.push(notInstalled(name));
       continue;
     }
-    deps[name] = entry.version;
+    deps[name] = version;
   }
   if (problems.length > 0) throw new Error(problems.join('\n'));
-  return Object.fromEntries(Object.entries(deps).sort(([a], [b]) => a.localeCompare(b)));
+  return byName(deps);
 }
 
 /**
@@ -263,11 +263,23 @@ export function runtimeOptionalDependencies(
   for (const name of imported.keys()) {
     if (!Object.hasOwn(optional, name) || Object.hasOwn(ignored, name)) continue;
     if (Object.hasOwn(forbidden, name)) continue;
-    const version = lock.packages?.[`node_modules/${name}`]?.version;
-    if (!version)
-      throw new Error(`"${name}" is not installed at node_modules/${name} in package-lock.json`);
+    const version = lockedVersion(lock, name);
+    if (!version) throw new Error(notInstalled(name));
     deps[name] = version;
   }
+  return byName(deps);
+}
+
+/** The version the lockfile installs at the top level (node_modules/<name>). */
+function lockedVersion(lock, name) {
+  return lock.packages?.[`node_modules/${name}`]?.version;
+}
+
+const notInstalled = (name) =>
+  `"${name}" is not installed at node_modules/${name} in package-lock.json`;
+
+/** name → version, sorted by name (as package.json keeps them). */
+function byName(deps) {
   return Object.fromEntries(Object.entries(deps).sort(([a], [b]) => a.localeCompare(b)));
 }
 
