@@ -50,6 +50,8 @@ describe('the heaps of a process that stays up', () => {
 
   it.skipIf(!canTrim)(
     'once quiet, hands back the free end of a heap as soon as it is freed; busy again, keeps it',
+    // Three processes, two of which wait the full 5 s for memory that does not come back.
+    { timeout: 90_000 },
     async () => {
       // In a process of its own: in this one the test runner's messages land in the C
       // heap too, and one of them past the end of the blocks keeps that end in use.
@@ -92,7 +94,13 @@ function freeTheEnd(mode: 'default' | 'quiet' | 'busy'): string {
     for (let i = 0; i < 640; i++) blocks.push(Buffer.allocUnsafeSlow(64 << 10).fill(i & 0xff));
     const high = process.memoryUsage.rss();
     blocks = [];
-    await settle();
-    console.log(((high - process.memoryUsage.rss()) / 1048576).toFixed(1));
+    // The collector frees the blocks' memory as it sweeps, in the background: on a busy
+    // machine that can take seconds, so look again until 30 MiB are back, for up to 5 s.
+    let given = 0;
+    for (let round = 0; round < 12 && given < 30; round++) {
+      await settle();
+      given = (high - process.memoryUsage.rss()) / 1048576;
+    }
+    console.log(given.toFixed(1));
   `;
 }
