@@ -94,6 +94,7 @@ export function receive(ops: readonly WireOp[], o: ReceiveOptions): Applied {
       }
     ).s;
     const memories = new Set<string>();
+    const withdrawn = new Set<string>();
     const others = new Set<string>();
     for (const w of ops) {
       const checked = check(w, o.now);
@@ -134,10 +135,13 @@ export function receive(ops: readonly WireOp[], o: ReceiveOptions): Applied {
       out.applied++;
       if (b.k === 'mem' || b.k === 'gone') memories.add(b.id);
       else others.add(e);
+      if (b.k === 'gone') withdrawn.add(b.id);
     }
     for (const id of memories) {
       const presence = materializeMemory(db, id, o, out);
-      if (presence) for (const e of entitiesMentioning(db, id)) others.add(e);
+      // A withdrawal cuts what mentions the memory even when a later snapshot (it was
+      // shared again) keeps it here.
+      if (presence || withdrawn.has(id)) for (const e of entitiesMentioning(db, id)) others.add(e);
     }
     for (const e of others) materializeOther(db, e, out);
     // What the writes above made the triggers note is already in the log.
@@ -418,9 +422,31 @@ function eraseLocal(db: Db, row: MemoryRow): void {
   stmt(db, 'DELETE FROM memory WHERE rid = ?').run(row.rid);
 }
 
-/** Writes a link, an outcome list or a contradiction from its fold. */
+/**
+ * The latest withdrawal of a memory (made private or quarantined on its device), if any.
+ * Its device dropped from its own log everything about the memory before that clock —
+ * links, outcomes and contradictions included — and sends them again, with new clocks,
+ * when the memory is shared again.
+ */
+function withdrawnAt(db: Db, id: string): string {
+  const row = stmt(db, 'SELECT MAX(h) AS h FROM sync_op WHERE e = ? AND x = 1').get(`m:${id}`) as {
+    h: string | null;
+  };
+  return row.h ?? '';
+}
+
+/**
+ * Writes a link, an outcome list or a contradiction from its fold. What was said of it
+ * before one of its memories was withdrawn does not count, as on the device that withdrew
+ * it: whether this replica heard the withdrawal before or after those operations (and so
+ * pruned them or not) then makes no difference.
+ */
 function materializeOther(db: Db, e: string, out: Applied): void {
-  const ops = entityOps(db, e);
+  const all = entityOps(db, e);
+  const cut = [...new Set(all.flatMap((op) => entityOf(op.b).r))]
+    .map((id) => withdrawnAt(db, id))
+    .reduce((a, b) => (b > a ? b : a), '');
+  const ops = cut === '' ? all : all.filter((op) => op.h > cut);
   if (e.startsWith('l:')) {
     const [from, to, type] = e.slice(2).split('|') as [string, string, string];
     const src = ridOf(db, from);
@@ -447,6 +473,11 @@ function materializeOther(db: Db, e: string, out: Applied): void {
   } else if (e.startsWith('o:')) {
     const rid = ridOf(db, e.slice(2));
     if (rid === undefined) return;
+    const drop = stmt(
+      db,
+      'DELETE FROM procedure_outcome WHERE id = (SELECT outcome FROM sync_outcome WHERE h = ?)',
+    );
+    for (const op of all) if (op.h <= cut) drop.run(op.h);
     const known = stmt(db, 'SELECT 1 FROM sync_outcome WHERE h = ?');
     const add = stmt(
       db,
@@ -459,11 +490,19 @@ function materializeOther(db: Db, e: string, out: Applied): void {
       map.run(op.h, Number(info.lastInsertRowid));
     }
   } else if (e.startsWith('c:')) {
-    const fold = foldConflict(ops);
-    if (!fold) return;
-    const older = ridOf(db, fold.older);
-    const newer = ridOf(db, fold.newer);
+    const [olderId, newerId] = e.slice(2).split('|') as [string, string];
+    const older = ridOf(db, olderId);
+    const newer = ridOf(db, newerId);
     if (older === undefined || newer === undefined || older === newer) return;
+    const fold = foldConflict(ops);
+    if (!fold) {
+      // Every decision about it came before a withdrawal: what this replica wrote of it goes.
+      stmt(db, `DELETE FROM conflict WHERE older = ? AND newer = ? AND id LIKE 'sync-%'`).run(
+        older,
+        newer,
+      );
+      return;
+    }
     stmt(
       db,
       `INSERT INTO conflict (id, older, newer, relation, confidence, spans, detected_at, detected_by,

@@ -217,6 +217,52 @@ describe('a SQLite replica', () => {
     );
   }, 120_000);
 
+  it('drops what was said of a memory before it was withdrawn, whether the withdrawal comes first or last', async () => {
+    const at = (wall: number, device = 'aaaaaaaa') => formatHlc({ wall, counter: 0, device });
+    const all: Op[] = [
+      { h: at(1_000), b: snapshot('m1', 'T', 'first note', []) },
+      { h: at(1_000, 'bbbbbbbb'), b: snapshot('m2', 'T', 'second note', []) },
+      {
+        h: at(1_001),
+        b: { k: 'link', from: 'm1', to: 'm2', type: 'related', on: true, w: 0.5, a: 'cli' },
+      },
+      {
+        h: at(1_001, 'cccccccc'),
+        b: { k: 'outcome', id: 'm2', ok: true, niche: null, at: 1_001, a: 'cli' },
+      },
+      // m2 made private on its device, then shared again: a new snapshot.
+      { h: at(1_002, 'bbbbbbbb'), b: { k: 'gone', id: 'm2', why: 'private', a: 'cli' } },
+      { h: at(1_003, 'bbbbbbbb'), b: snapshot('m2', 'T', 'second note', []) },
+    ];
+    const [gone, again] = [all[4] as Op, all[5] as Op];
+    const orders = [
+      all,
+      [...all].reverse(),
+      [gone, ...all.filter((o) => o !== gone)],
+      [...all.filter((o) => o !== gone && o !== again), gone, again],
+      [...all.filter((o) => o !== gone), gone],
+    ];
+    for (const order of orders) {
+      for (const size of [1, order.length]) {
+        const store = await freshStore();
+        const clock = new HlcClock('dddddddd', () => 2_000);
+        for (let i = 0; i < order.length; i += size) {
+          receive(order.slice(i, i + size).map(wire), {
+            db: store.db,
+            audit: store.audit,
+            clock,
+            now: 2_000,
+            origin: 'test',
+          });
+        }
+        const dump = dumpReplica(store.db);
+        expect(dump.memories.map((m) => m.id)).toEqual(['m1', 'm2']);
+        expect(dump.links).toEqual([]);
+        expect(dump.outcomes).toEqual([]);
+      }
+    }
+  });
+
   it('refuses, and reports, an operation that is not one: a forged clock, a body it does not know, a wrong entity', async () => {
     const store = await freshStore();
     const clock = new HlcClock('dddddddd', () => 2_000);
