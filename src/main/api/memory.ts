@@ -19,7 +19,7 @@ import { completeFrom, completeIds, completeKinds, completeTags } from '../engin
 import { maskQuarantined, noteReveal } from '../engine/memory/mask';
 import { getMemory, listMemories, loadRow, memoryTitles } from '../engine/memory/read';
 import { redactMemory } from '../engine/memory/redact';
-import { insertMemories, prepareMemories, type RememberItem } from '../engine/memory/remember';
+import { insertMemories, prepareBatch, type RememberItem } from '../engine/memory/remember';
 import { bootstrapContext, memoryMap, timeline } from '../engine/memory/views';
 import { tokenCounter } from '../engine/recall/tokenCounter';
 import { recallAs } from './recall';
@@ -32,11 +32,17 @@ async function rememberItems(
   actor: Actor,
 ) {
   const store = await engine.store(name);
-  const prepared = await prepareMemories(items);
-  const { results, created } = insertMemories(store, prepared, actor, {
-    newId: () => engine.newId(),
-    now: engine.now(),
-  });
+  const batch = await prepareBatch(items);
+  let inserted;
+  try {
+    inserted = insertMemories(store, batch, actor, {
+      newId: () => engine.newId(),
+      now: engine.now(),
+    });
+  } finally {
+    batch.close();
+  }
+  const { results, created } = inserted;
   if (created.length === 0) return { results };
   const marks = await engine.created(store, created, actor);
   return {

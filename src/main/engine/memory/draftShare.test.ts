@@ -1,8 +1,15 @@
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { describe, expect, it, vi } from 'vitest';
 import { SCAN_TIMEOUT_RULE, scanSecretsMany, setScanBudget } from '../write/scanHost';
 import { draftText } from './draftText';
-import { prepareMemories, WORKER_SHARE, type RememberItem } from './remember';
+import {
+  HANDOFF_SHARE,
+  prepareBatch,
+  prepareMemories,
+  WORKER_SHARE,
+  type PendingBatch,
+  type RememberItem,
+} from './remember';
 
 const TOKEN = `ghp_${'aB3'.repeat(12)}`;
 
@@ -69,6 +76,75 @@ describe('a large batch drafted by this thread and the scan worker together', ()
     });
     expect(got.at(-1)?.secretRules).toContain('github-token');
     expect(got.slice(0, -1).every((p) => p.secretRules.length === 0)).toBe(true);
+  });
+
+  it('for a write, takes the worker’s share after the scans, when the write reaches it', async () => {
+    await scanSecretsMany(['the worker starts']);
+    const items = batch(120);
+    const post = vi.spyOn(Worker.prototype, 'postMessage');
+    let pending: PendingBatch | undefined;
+    const shared = Math.floor(120 * HANDOFF_SHARE);
+    try {
+      pending = await prepareBatch(items);
+      const requests = post.mock.calls.map(([m]) => m as { drafts?: unknown[]; handoff?: unknown });
+      expect(requests.map((r) => r.drafts?.length)).toEqual([shared]);
+      expect(requests[0]?.handoff).toBeDefined();
+    } finally {
+      post.mockRestore();
+    }
+    const want = expected(items);
+    // This thread's part is there at once; the first of the worker's brings the rest.
+    const got = Array.from({ length: pending.length }, (_, i) => pending?.at(i));
+    pending.close();
+    expect(got).toHaveLength(120);
+    got.forEach((p, i) =>
+      expect(p && drafted(p), `item ${i}`).toEqual({
+        title: want[i]?.title,
+        kind: want[i]?.kind,
+        valence: want[i]?.valence,
+        arousal: want[i]?.arousal,
+        fts: [want[i]?.fts[0], items[i]?.content, want[i]?.fts[1], want[i]?.fts[2]],
+        recognizerKeys: want[i]?.recognizerKeys,
+      }),
+    );
+    expect(got.at(-1)?.secretRules).toContain('github-token');
+  });
+
+  it('drafts the share itself when the worker’s drafts do not come', async () => {
+    await scanSecretsMany(['the worker starts']);
+    const items = batch(80);
+    // The worker answers the scan, but its drafts go where nobody reads them and the flag
+    // it sets is not the one this thread waits on: the wait runs to its deadline.
+    const original = Worker.prototype.postMessage;
+    const elsewhere = new MessageChannel();
+    const post = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (
+      this: Worker,
+      message: unknown,
+    ) {
+      const m = message as { handoff?: object };
+      if (!m.handoff) return original.call(this, message);
+      const lost = { port: elsewhere.port2, signal: new SharedArrayBuffer(4) };
+      return original.call(this, { ...m, handoff: lost }, [elsewhere.port2]);
+    });
+    setScanBudget({ baseMs: 2000, perKiBMs: 0 });
+    let pending: PendingBatch | undefined;
+    try {
+      pending = await prepareBatch(items);
+    } finally {
+      post.mockRestore();
+      setScanBudget();
+    }
+    const t0 = performance.now();
+    const got = Array.from({ length: pending.length }, (_, i) => pending?.at(i));
+    // It waited for them as long as the drafting's budget, and no longer than it must.
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(1_990);
+    pending.close();
+    elsewhere.port1.close();
+    const want = expected(items);
+    got.forEach((p, i) => expect(p?.title, `item ${i}`).toBe(want[i]?.title));
+    expect(got.map((p) => p?.recognizerKeys)).toEqual(want.map((w) => w.recognizerKeys));
+    expect(got.at(-1)?.secretRules).toContain('github-token');
+    expect(got.slice(0, -1).every((p) => p?.secretRules.length === 0)).toBe(true);
   });
 
   it('drafts the share itself when the worker went past its budget', async () => {

@@ -1,7 +1,9 @@
 // The write path for new memories (DESIGN.md §5): gate → secrets → appraisal →
 // index → audit. Everything that can be computed before touching the database is done
 // first (including the asynchronous secret scan); the writes for a whole batch then go
-// in one transaction, so a batch is all or nothing.
+// in one transaction, so a batch is all or nothing. In a large batch the scan worker
+// drafts the last share after its scan, while this thread writes the first: the
+// transaction waits for those drafts only when it reaches them.
 import type { Actor, RememberResult } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
 import type { Evidence, MemoryKind, RememberArgs, Visibility } from '../../../shared/schemas';
@@ -57,12 +59,31 @@ export function checkValidity(validFrom: number | null, validTo: number | null) 
 }
 
 /**
- * A batch at least this large shares its drafting with the scan worker, which drafts
- * WORKER_SHARE of it (from the end) once it has scanned the batch, while this thread
- * drafts the rest: the two finish about together (a scan costs about half a draft).
+ * A batch at least this large shares its drafting with the scan worker, which drafts a
+ * share of it (from the end) once it has scanned the batch, while this thread drafts the
+ * rest. Prepared on its own (prepareMemories), the share is WORKER_SHARE: the two finish
+ * about together (a scan costs about half a draft). Prepared for a write that goes on at
+ * once (prepareBatch), the worker drafts HANDOFF_SHARE while this thread drafts its part
+ * and then writes it: the worker's drafts are needed only when the write reaches them.
  */
 const SHARED_DRAFT_MIN = 64;
 export const WORKER_SHARE = 0.25;
+export const HANDOFF_SHARE = 0.5;
+
+/**
+ * Prepared memories in the order given; `at(i)` past those this thread drafted waits for
+ * the worker's drafts (or drafts them here when they do not come), so a write reaches
+ * them as late as it can. An array of prepared memories is one too.
+ */
+export interface PreparedBatch {
+  readonly length: number;
+  at(index: number): PreparedMemory | undefined;
+}
+
+/** A batch prepared for a write: `close()` lets go of drafts the write never needed. */
+export interface PendingBatch extends PreparedBatch {
+  close(): void;
+}
 
 /**
  * Everything about new memories that does not need the database. The credential scan
@@ -71,6 +92,18 @@ export const WORKER_SHARE = 0.25;
  * the share of a large batch the worker drafts after its scan.
  */
 export async function prepareMemories(items: readonly RememberItem[]): Promise<PreparedMemory[]> {
+  const batch = await prepareBatch(items, { handoff: false });
+  return Array.from({ length: batch.length }, (_, i) => batch.at(i) as PreparedMemory);
+}
+
+/**
+ * prepareMemories for a write that starts as soon as the scans are in: with `handoff`
+ * (the default) the worker's share of the drafts comes while the write runs.
+ */
+export async function prepareBatch(
+  items: readonly RememberItem[],
+  { handoff = true }: { handoff?: boolean } = {},
+): Promise<PendingBatch> {
   const numbered = <T>(index: number, step: () => T): T => {
     try {
       return step();
@@ -83,29 +116,45 @@ export async function prepareMemories(items: readonly RememberItem[]): Promise<P
   };
   const gated = items.map((item, index) => numbered(index, () => gate(item)));
   const inputs = gated.map(textInput);
+  const share = handoff ? HANDOFF_SHARE : WORKER_SHARE;
   const shared =
-    items.length >= SHARED_DRAFT_MIN && scannerRunning()
-      ? Math.floor(items.length * WORKER_SHARE)
-      : 0;
+    items.length >= SHARED_DRAFT_MIN && scannerRunning() ? Math.floor(items.length * share) : 0;
   const mine = items.length - shared;
   const scanning = scanAndDraft(
     gated.map((g) => g.scanned),
     inputs.slice(mine),
+    { handoff: handoff && shared > 0 },
   );
   const draftHere = (i: number) => numbered(i, () => draftText(inputs[i] as TextDraftInput));
   const texts: TextDraft[] = [];
   for (let i = 0; i < mine; i++) texts.push(draftHere(i));
-  const { scans, drafts } = await scanning;
-  // The worker's drafts, or this thread's when it could not make them.
-  for (let i = mine; i < items.length; i++) texts.push(drafts?.[i - mine] ?? draftHere(i));
+  const { scans, drafts, handoff: coming } = await scanning;
   // Requests that arrived while the scan ran (another client's /health, a recall) are
   // read before this write goes on: several large writes finishing their scans together
   // must not run back to back in front of them.
   await new Promise<void>((resolve) => setImmediate(resolve));
-  return gated.map((g, i) => ({
-    ...prepared(g, texts[i] as TextDraft),
-    secretRules: scans[i]?.rules ?? [],
-  }));
+  const out: PreparedMemory[] = [];
+  const ready = (i: number) =>
+    out.push({
+      ...prepared(gated[i] as Gated, texts[i] as TextDraft),
+      secretRules: scans[i]?.rules ?? [],
+    });
+  for (let i = 0; i < mine; i++) ready(i);
+  return {
+    length: items.length,
+    at(index) {
+      if (index >= out.length && out.length < items.length) {
+        // The worker's drafts, or this thread's when it could not make them.
+        const theirs = drafts ?? coming?.take();
+        for (let i = mine; i < items.length; i++) {
+          texts.push(theirs?.[i - mine] ?? draftHere(i));
+          ready(i);
+        }
+      }
+      return out[index];
+    },
+    close: () => coming?.close(),
+  };
 }
 
 /** The first step of a draft: the item's text as it will be kept, and what is scanned. */
@@ -242,7 +291,7 @@ export interface CreatedMemory {
  */
 export function insertMemories(
   store: OpenStore,
-  items: PreparedMemory[],
+  items: PreparedBatch,
   actor: Actor,
   { newId, now }: InsertOptions,
 ): { results: RememberResult[]; created: CreatedMemory[] } {
@@ -274,7 +323,10 @@ export function insertMemories(
     const results: RememberResult[] = [];
     const created: CreatedMemory[] = [];
     const inBatch = new Map<string, RememberResult>();
-    for (const item of items) {
+    let speakers = false;
+    for (let index = 0; index < items.length; index++) {
+      const item = items.at(index) as PreparedMemory;
+      if (item.speaker !== null) speakers = true;
       const dupKey = `${item.hash}\u0000${item.session ?? ''}\u0000${item.occurredAt ?? ''}`;
       const earlier = inBatch.get(dupKey);
       if (earlier) {
@@ -368,7 +420,7 @@ export function insertMemories(
       });
       inBatch.set(dupKey, r);
     }
-    if (items.some((i) => i.speaker !== null)) speakersChanged(db);
+    if (speakers) speakersChanged(db);
     return { results, created };
   })();
 }

@@ -5,7 +5,12 @@
 // `scan-timeout`, which quarantines them: kept, hidden from agents, shown to the owner.
 // Only when the worker cannot start at all (its file missing from a broken build) does
 // the scan run on this thread, and `scannerStatus()` says so (the doctor reports it).
-import type { Worker } from 'node:worker_threads';
+import {
+  MessageChannel,
+  receiveMessageOnPort,
+  type MessagePort,
+  type Worker,
+} from 'node:worker_threads';
 import { spawnWorker, startReadyWorker } from '../workers';
 import type { TextDraft, TextDraftInput } from '../memory/draftText';
 import type { SecretScan } from './secrets';
@@ -31,12 +36,53 @@ export interface ScanResult {
   scans: SecretScan[];
   /** Absent when the worker did not draft them (no worker, a timeout, a failure). */
   drafts?: TextDraft[];
+  /** The drafts still to come, when they were asked for apart from the scans. */
+  handoff?: DraftHandoff;
 }
 
 interface Job {
   texts: string[];
   drafts?: TextDraftInput[];
+  handoff: boolean;
   resolve: (result: ScanResult) => void;
+}
+
+/**
+ * Drafts the worker makes after it has answered the scan, for a writer that meanwhile
+ * writes its own part of the batch: `take()` waits for them without the event loop (the
+ * writer is inside its transaction) up to a deadline, and gives undefined when they did
+ * not come in time or could not be made — the writer then drafts them itself.
+ */
+export class DraftHandoff {
+  private drafts: TextDraft[] | undefined;
+  private open = true;
+
+  constructor(
+    private readonly port: MessagePort,
+    private readonly signal: SharedArrayBuffer,
+    private readonly waitMs: number,
+  ) {}
+
+  take(): TextDraft[] | undefined {
+    if (!this.open) return this.drafts;
+    const flag = new Int32Array(this.signal);
+    const end = performance.now() + this.waitMs;
+    for (let left = this.waitMs; Atomics.load(flag, 0) === 0 && left > 0;) {
+      Atomics.wait(flag, 0, 0, left);
+      left = end - performance.now();
+    }
+    const got = receiveMessageOnPort(this.port)?.message as TextDraft[] | null | undefined;
+    this.drafts = got ?? undefined;
+    this.close();
+    return this.drafts;
+  }
+
+  /** Gives up on the drafts (a write that failed before it needed them). */
+  close(): void {
+    if (!this.open) return;
+    this.open = false;
+    this.port.close();
+  }
 }
 
 export interface ScannerStatus {
@@ -56,12 +102,17 @@ class ScanHost {
   private timeouts = 0;
   budget: ScanBudget = { ...DEFAULT_BUDGET };
 
-  scan(texts: readonly string[], drafts?: readonly TextDraftInput[]): Promise<ScanResult> {
+  scan(
+    texts: readonly string[],
+    drafts?: readonly TextDraftInput[],
+    handoff = false,
+  ): Promise<ScanResult> {
     if (texts.length === 0) return Promise.resolve({ scans: [] });
     return new Promise((resolve) => {
       this.queue.push({
         texts: [...texts],
         ...(drafts && drafts.length > 0 ? { drafts: [...drafts] } : {}),
+        handoff,
         resolve,
       });
       this.pump();
@@ -125,9 +176,7 @@ class ScanHost {
     const job = this.queue.shift() as Job;
     const go = (worker: Worker | null): Promise<ScanResult> => {
       worker?.ref();
-      return worker
-        ? this.run(worker, job.texts, job.drafts)
-        : scanHere(job.texts).then((scans) => ({ scans }));
+      return worker ? this.run(worker, job) : scanHere(job.texts).then((scans) => ({ scans }));
     };
     const scanning = this.fallbackReason
       ? go(null)
@@ -145,14 +194,16 @@ class ScanHost {
       });
   }
 
-  private run(worker: Worker, texts: string[], drafts?: TextDraftInput[]): Promise<ScanResult> {
+  private run(worker: Worker, { texts, drafts, handoff }: Job): Promise<ScanResult> {
     const id = this.nextId++;
     // Drafting reads the same texts again: its share counts in the budget like a scan.
-    const kib =
-      (texts.reduce((n, t) => n + t.length, 0) +
-        (drafts ?? []).reduce((n, d) => n + d.content.length, 0)) /
-      1024;
+    const draftKiB = (drafts ?? []).reduce((n, d) => n + d.content.length, 0) / 1024;
+    const kib = texts.reduce((n, t) => n + t.length, 0) / 1024 + draftKiB;
     const budgetMs = this.budget.baseMs + kib * this.budget.perKiBMs;
+    // Drafts handed over apart from the scans: the channel they come back on, and the
+    // flag a writer waits on. Their deadline is the budget of the drafting alone.
+    const channel = handoff && drafts ? new MessageChannel() : null;
+    const signal = channel ? new SharedArrayBuffer(4) : null;
     return new Promise((resolve) => {
       const marked = (rule: string) => ({ scans: texts.map(() => ({ rules: [rule] })) });
       const finish = (result: ScanResult, kill: boolean) => {
@@ -160,6 +211,7 @@ class ScanHost {
         worker.off('message', onMessage);
         worker.off('error', onFailure);
         worker.off('exit', onFailure);
+        if (!result.handoff) channel?.port1.close();
         if (kill) {
           if (this.worker === worker) {
             this.worker = null;
@@ -170,7 +222,13 @@ class ScanHost {
         resolve(result);
       };
       const onMessage = (m: ScanResponse) => {
-        if (m.op === 'done' && m.id === id)
+        if (m.op === 'done' && m.id === id && channel && signal) {
+          const waitMs = this.budget.baseMs + draftKiB * this.budget.perKiBMs;
+          finish(
+            { scans: m.scans, handoff: new DraftHandoff(channel.port1, signal, waitMs) },
+            false,
+          );
+        } else if (m.op === 'done' && m.id === id)
           finish({ scans: m.scans, ...(m.drafts ? { drafts: m.drafts } : {}) }, false);
         else if (m.op === 'failed' && m.id === id) finish(marked(SCAN_FAILED_RULE), false);
       };
@@ -182,7 +240,12 @@ class ScanHost {
       worker.on('message', onMessage);
       worker.on('error', onFailure);
       worker.on('exit', onFailure);
-      worker.postMessage({ id, texts, ...(drafts ? { drafts } : {}) } satisfies ScanRequest);
+      if (channel && signal) {
+        worker.postMessage(
+          { id, texts, drafts, handoff: { port: channel.port2, signal } } satisfies ScanRequest,
+          [channel.port2],
+        );
+      } else worker.postMessage({ id, texts, ...(drafts ? { drafts } : {}) } satisfies ScanRequest);
     });
   }
 }
@@ -204,14 +267,15 @@ export async function scanSecretsMany(texts: readonly string[]): Promise<SecretS
 
 /**
  * Scans a batch and drafts a share of it in the worker (the write path): the drafts come
- * back with the scans, or not at all when the worker could not make them — the caller
- * drafts those itself.
+ * back with the scans — or, with `handoff`, after them (ScanResult.handoff) — or not at
+ * all when the worker could not make them: the caller drafts those itself.
  */
 export function scanAndDraft(
   texts: readonly string[],
   drafts: readonly TextDraftInput[],
+  { handoff = false }: { handoff?: boolean } = {},
 ): Promise<ScanResult> {
-  return host.scan(texts, drafts);
+  return host.scan(texts, drafts, handoff);
 }
 
 /** Whether a scan worker runs now: a draft shared with it is made there. */
