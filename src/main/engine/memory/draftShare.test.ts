@@ -80,7 +80,9 @@ describe('a large batch drafted by this thread and the scan worker together', ()
 
   it('for a write, takes the worker’s share after the scans, when the write reaches it', async () => {
     await scanSecretsMany(['the worker starts']);
+    // A credential in this thread's part and one in the worker's share.
     const items = batch(120);
+    items[0] = { content: `Deploy with ${TOKEN} on Fridays.` };
     const post = vi.spyOn(Worker.prototype, 'postMessage');
     let pending: PendingBatch | undefined;
     const shared = Math.floor(120 * HANDOFF_SHARE);
@@ -107,7 +109,9 @@ describe('a large batch drafted by this thread and the scan worker together', ()
         recognizerKeys: want[i]?.recognizerKeys,
       }),
     );
+    expect(got[0]?.secretRules).toContain('github-token');
     expect(got.at(-1)?.secretRules).toContain('github-token');
+    expect(got.slice(1, -1).every((p) => p?.secretRules.length === 0)).toBe(true);
   });
 
   it('drafts the share itself when the worker’s drafts do not come', async () => {
