@@ -185,6 +185,20 @@ describe('a SQLite replica', () => {
     return t.engine.store(name);
   }
 
+  /** Receives the operations in batches of `size`, as one device would from the others. */
+  function deliver(store: Awaited<ReturnType<typeof freshStore>>, delivery: Op[], size: number) {
+    const clock = new HlcClock('dddddddd', () => 2_000);
+    for (let i = 0; i < delivery.length; i += size) {
+      receive(delivery.slice(i, i + size).map(wire), {
+        db: store.db,
+        audit: store.audit,
+        clock,
+        now: 2_000,
+        origin: 'test',
+      });
+    }
+  }
+
   it('ends in the same state whatever the order and batching of delivery', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -193,23 +207,11 @@ describe('a SQLite replica', () => {
         fc.integer({ min: 1, max: 7 }),
         async (list, seeds, batch) => {
           const [a, b] = [await freshStore(), await freshStore()];
-          const apply = (store: typeof a, delivery: Op[], size: number) => {
-            const clock = new HlcClock('dddddddd', () => 2_000);
-            for (let i = 0; i < delivery.length; i += size) {
-              receive(delivery.slice(i, i + size).map(wire), {
-                db: store.db,
-                audit: store.audit,
-                clock,
-                now: 2_000,
-                origin: 'test',
-              });
-            }
-          };
-          apply(a, list, list.length);
+          deliver(a, list, list.length);
           const shuffled = [...list, ...list.slice(0, 5)].sort(
             () => ((seeds.next().value as number) % 3) - 1,
           );
-          apply(b, shuffled, batch);
+          deliver(b, shuffled, batch);
           expect(dumpReplica(b.db)).toEqual(dumpReplica(a.db));
         },
       ),
@@ -245,16 +247,7 @@ describe('a SQLite replica', () => {
     for (const order of orders) {
       for (const size of [1, order.length]) {
         const store = await freshStore();
-        const clock = new HlcClock('dddddddd', () => 2_000);
-        for (let i = 0; i < order.length; i += size) {
-          receive(order.slice(i, i + size).map(wire), {
-            db: store.db,
-            audit: store.audit,
-            clock,
-            now: 2_000,
-            origin: 'test',
-          });
-        }
+        deliver(store, order, size);
         const dump = dumpReplica(store.db);
         expect(dump.memories.map((m) => m.id)).toEqual(['m1', 'm2']);
         expect(dump.links).toEqual([]);
