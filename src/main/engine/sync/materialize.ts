@@ -249,11 +249,9 @@ function materializeMemory(db: Db, id: string, o: ReceiveOptions, out: Applied):
   if (!fold.present) {
     // Withdrawn by its device (made private there, or quarantined): gone from the others,
     // and so is what this log held of it.
-    const withdrawn = stmt(db, 'SELECT MAX(h) AS h FROM sync_op WHERE e = ? AND x = 1').get(
-      `m:${id}`,
-    ) as { h: string | null };
-    if (withdrawn.h !== null) {
-      stmt(db, 'DELETE FROM sync_op WHERE (r1 = ? OR r2 = ?) AND h < ?').run(id, id, withdrawn.h);
+    const withdrawn = withdrawnAt(db, id);
+    if (withdrawn !== '') {
+      stmt(db, 'DELETE FROM sync_op WHERE (r1 = ? OR r2 = ?) AND h < ?').run(id, id, withdrawn);
     }
     if (row && travels(row)) {
       eraseLocal(db, row);
@@ -423,7 +421,8 @@ function eraseLocal(db: Db, row: MemoryRow): void {
 }
 
 /**
- * The latest withdrawal of a memory (made private or quarantined on its device), if any.
+ * The clock of a memory's latest withdrawal (made private or quarantined on its device),
+ * or '' when it has none.
  * Its device dropped from its own log everything about the memory before that clock —
  * links, outcomes and contradictions included — and sends them again, with new clocks,
  * when the memory is shared again.
@@ -443,12 +442,13 @@ function withdrawnAt(db: Db, id: string): string {
  */
 function materializeOther(db: Db, e: string, out: Applied): void {
   const all = entityOps(db, e);
-  const cut = [...new Set(all.flatMap((op) => entityOf(op.b).r))]
-    .map((id) => withdrawnAt(db, id))
-    .reduce((a, b) => (b > a ? b : a), '');
+  // Its key: l:from|to|type, o:id, c:older|newer (the memories it is about).
+  const key = e.slice(2).split('|');
+  const about = e.startsWith('o:') ? [e.slice(2)] : key.slice(0, 2);
+  const cut = about.map((id) => withdrawnAt(db, id)).reduce((a, b) => (b > a ? b : a), '');
   const ops = cut === '' ? all : all.filter((op) => op.h > cut);
   if (e.startsWith('l:')) {
-    const [from, to, type] = e.slice(2).split('|') as [string, string, string];
+    const [from, to, type] = key as [string, string, string];
     const src = ridOf(db, from);
     const dst = ridOf(db, to);
     if (src === undefined || dst === undefined || src === dst) return;
@@ -490,7 +490,7 @@ function materializeOther(db: Db, e: string, out: Applied): void {
       map.run(op.h, Number(info.lastInsertRowid));
     }
   } else if (e.startsWith('c:')) {
-    const [olderId, newerId] = e.slice(2).split('|') as [string, string];
+    const [olderId, newerId] = key as [string, string];
     const older = ridOf(db, olderId);
     const newer = ridOf(db, newerId);
     if (older === undefined || newer === undefined || older === newer) return;
