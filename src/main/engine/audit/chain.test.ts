@@ -81,6 +81,47 @@ describe('the audit chain', () => {
     expect(update.old).not.toBe(update.new);
   });
 
+  it('chains a batch write entry after entry, in the order it wrote them', async () => {
+    await t.cli.call('memory.remember', { content: 'Written before the batch' });
+    const items = Array.from({ length: 70 }, (_, i) => ({ content: `Batched memory ${i}` }));
+    // A duplicate within the batch writes nothing, so it records nothing either.
+    items.splice(10, 0, { content: 'Batched memory 3' });
+    const r = await t.cli.call('memory.rememberMany', { items });
+    const chain = await rows();
+    const created = r.results.filter((x) => !x.duplicate).map((x) => x.id);
+    expect(created).toHaveLength(70);
+    expect(chain.slice(1).map((x) => x.target)).toEqual(created);
+    expect(chain.map((x) => x.seq)).toEqual(chain.map((_, i) => i + 1));
+    const keyring = AuditKeyring.loadOrCreate(t.dir, 'default');
+    let prev = GENESIS_HASH;
+    for (const row of chain) {
+      expect(row.prev_hash).toBe(prev);
+      expect(row.hash).toBe(
+        hmacHex(keyring.key(row.key_id), entryPayload({ ...row, data: JSON.parse(row.data) })),
+      );
+      prev = row.hash;
+    }
+    // A memory's fingerprint is the keyed hash of the canonical JSON of its state.
+    const first = JSON.parse(chain[1]!.data) as { new: string };
+    const m = await t.cli.call('memory.get', { id: created[0]! });
+    expect(first.new).toBe(
+      hmacHex(
+        keyring.key(chain[1]!.key_id),
+        canonicalJson({
+          title: m.title,
+          content: m.content,
+          kind: m.kind,
+          tags: m.tags,
+          pinned: m.pinned,
+          visibility: m.visibility,
+          trust: m.trust,
+          valid_from: null,
+          valid_to: null,
+        }),
+      ),
+    );
+  });
+
   it('forbids changing or deleting audit rows', async () => {
     await t.cli.call('memory.remember', { content: 'Something to audit here' });
     const db = (await t.engine.store(undefined)).db;

@@ -173,7 +173,7 @@ export class AuditChain {
     this.head = db.prepare('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1');
     this.insert = db.prepare(
       `INSERT INTO audit (seq, at, actor, action, target, data, prev_hash, hash, key_id)
-       VALUES (@seq, @at, @actor, @action, @target, @data, @prev_hash, @hash, @key_id)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
@@ -190,25 +190,35 @@ export class AuditChain {
    * change and its audit row commit (or roll back) together.
    */
   append(entry: AuditEntryInput, at: number): AuditRow {
+    return this.appendAll([entry], at)[0] as AuditRow;
+  }
+
+  /**
+   * Appends entries in order, all at `at`, reading the chain's head once (a batch of
+   * writes records each of its mutations). Inside the mutations' transaction, as append.
+   */
+  appendAll(entries: readonly AuditEntryInput[], at: number): AuditRow[] {
+    if (entries.length === 0) return [];
     const last = this.head.get() as { seq: number; hash: string } | undefined;
-    const base = {
-      seq: (last?.seq ?? 0) + 1,
-      at,
-      actor: entry.actor,
-      action: entry.action,
-      target: entry.target,
-      prev_hash: last?.hash ?? GENESIS_HASH,
-    };
-    const data = canonicalJson(entry.data);
-    const hash = hmacHex(this.keyring.currentKey(), entryPayloadWithData(base, data));
-    const row: AuditRow = {
-      ...base,
-      data,
-      hash,
-      key_id: this.keyring.currentId,
-    };
-    this.insert.run(row);
-    return row;
+    let seq = last?.seq ?? 0;
+    let prev = last?.hash ?? GENESIS_HASH;
+    const key = this.keyring.currentKey();
+    const keyId = this.keyring.currentId;
+    return entries.map((entry) => {
+      const base = {
+        seq: ++seq,
+        at,
+        actor: entry.actor,
+        action: entry.action,
+        target: entry.target,
+        prev_hash: prev,
+      };
+      const data = canonicalJson(entry.data);
+      const hash = hmacHex(key, entryPayloadWithData(base, data));
+      this.insert.run(base.seq, at, base.actor, base.action, base.target, data, prev, hash, keyId);
+      prev = hash;
+      return { ...base, data, hash, key_id: keyId };
+    });
   }
 
   count(): number {

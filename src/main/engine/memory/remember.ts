@@ -9,7 +9,7 @@ import { LociError } from '../../../shared/errors';
 import type { Evidence, MemoryKind, RememberArgs, Visibility } from '../../../shared/schemas';
 import { appraiseSalience } from '../cognition/appraisal';
 import { newFsrsState, rehearse } from '../cognition/fsrs';
-import type { AuditChain } from '../audit/chain';
+import type { AuditChain, AuditEntryInput } from '../audit/chain';
 import { speakersChanged } from '../recall/conversation';
 import type { RecognizerKeys } from '../recall/recognizer';
 import { ftsInsertColumns, type FtsColumns } from '../store/ftsIndex';
@@ -250,23 +250,46 @@ export interface AuditedState {
 }
 
 export function fingerprintMemory(audit: AuditChain, state: AuditedState): string {
-  const { title, content, kind, tags, pinned, visibility, trust, valid_from, valid_to } = state;
-  const { occurred_at, session, speaker } = state;
-  return audit.fingerprint({
-    title,
-    content,
-    kind,
-    tags,
-    pinned,
-    visibility,
-    trust,
-    valid_from,
-    valid_to,
-    // Only when set, so a memory without them fingerprints as it did before they existed.
-    ...(occurred_at !== null ? { occurred_at } : {}),
-    ...(session !== null ? { session } : {}),
-    ...(speaker !== null ? { speaker } : {}),
-  });
+  return audit.fingerprint(auditedStateJson(state));
+}
+
+/** AuditedState's keys in canonical order (RFC 8785 sorts them by UTF-16 code units). */
+const AUDITED_KEYS = [
+  'content',
+  'kind',
+  'occurred_at',
+  'pinned',
+  'session',
+  'speaker',
+  'tags',
+  'title',
+  'trust',
+  'valid_from',
+  'valid_to',
+  'visibility',
+] as const satisfies readonly (keyof AuditedState)[];
+
+/** Written only when set, so a memory without them fingerprints as it did before they existed. */
+const WHEN_SET = new Set<string>(['occurred_at', 'session', 'speaker']);
+
+/**
+ * The canonical JSON (RFC 8785) of a memory's audited state, written out directly: the
+ * keys in their canonical order, each value as RFC 8785 writes it (JSON.stringify's form
+ * for strings, numbers, booleans and arrays of strings). The same bytes as
+ * audit/chain.ts's canonicalJson (remember.test.ts holds them equal), without sorting and
+ * walking an object for each of the thousand memories a batch may write.
+ */
+export function auditedStateJson(state: AuditedState): string {
+  let out = '';
+  for (const key of AUDITED_KEYS) {
+    const value: unknown = state[key];
+    if (value === undefined || (value === null && WHEN_SET.has(key))) continue;
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      throw new Error(`${key} is ${value}, which cannot be canonicalised`);
+    }
+    out += `${out ? ',' : '{'}"${key}":${JSON.stringify(value)}`;
+  }
+  return out ? `${out}}` : '{}';
 }
 
 export interface InsertOptions {
@@ -309,9 +332,7 @@ export function insertMemories(
     `INSERT INTO memory (id, title, content, kind, source, evidence, trust, quarantine_reasons,
         visibility, owner, salience, valence, arousal, valid_from, valid_to, created_at, updated_at,
         version, pinned, content_hash, occurred_at, session, speaker)
-     VALUES (@id, @title, @content, @kind, @source, @evidence, @trust, @quarantine_reasons,
-        @visibility, @owner, @salience, @valence, @arousal, @valid_from, @valid_to, @now, @now,
-        1, @pinned, @content_hash, @occurred_at, @session, @speaker)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
   );
   const insertTag = stmt(db, 'INSERT OR IGNORE INTO memory_tag (rid, tag) VALUES (?, ?)');
   const who = actorName(actor);
@@ -323,6 +344,7 @@ export function insertMemories(
     const results: RememberResult[] = [];
     const created: CreatedMemory[] = [];
     const inBatch = new Map<string, RememberResult>();
+    const entries: AuditEntryInput[] = [];
     let speakers = false;
     for (let index = 0; index < items.length; index++) {
       const item = items.at(index) as PreparedMemory;
@@ -353,62 +375,62 @@ export function insertMemories(
       const quarantined = item.secretRules.length > 0;
       const trust = quarantined ? 'quarantined' : 'trusted';
       const owner = item.visibility === 'private' ? ownerFor(actor) : null;
-      const info = insert.run({
+      // Bound by position, in the order of the columns above (binding names costs more).
+      const info = insert.run(
         id,
-        title: item.title,
-        content: item.content,
-        kind: item.kind,
-        source: item.source ?? source,
-        evidence: JSON.stringify(item.evidence),
+        item.title,
+        item.content,
+        item.kind,
+        item.source ?? source,
+        JSON.stringify(item.evidence),
         trust,
-        quarantine_reasons: JSON.stringify(item.secretRules),
-        visibility: item.visibility,
+        JSON.stringify(item.secretRules),
+        item.visibility,
         owner,
-        salience: item.salience,
-        valence: item.valence,
-        arousal: item.arousal,
-        valid_from: item.validFrom,
-        valid_to: item.validTo,
+        item.salience,
+        item.valence,
+        item.arousal,
+        item.validFrom,
+        item.validTo,
         now,
-        pinned: item.pinned ? 1 : 0,
-        content_hash: item.hash,
-        occurred_at: item.occurredAt,
-        session: item.session,
-        speaker: item.speaker,
-      });
+        now,
+        item.pinned ? 1 : 0,
+        item.hash,
+        item.occurredAt,
+        item.session,
+        item.speaker,
+      );
       const rid = Number(info.lastInsertRowid);
       for (const tag of item.tags) insertTag.run(rid, tag);
       ftsInsertColumns(db, rid, item.fts);
       // Writing a memory is its first encoding: one access and one FSRS review.
       insertState(db, rid, firstReview, now);
-      audit.append(
-        {
-          actor: who,
-          action: 'memory.create',
-          target: id,
-          data: {
-            new: fingerprintMemory(audit, {
-              title: item.title,
-              content: item.content,
-              kind: item.kind,
-              tags: item.tags,
-              pinned: item.pinned,
-              visibility: item.visibility,
-              trust,
-              valid_from: item.validFrom,
-              valid_to: item.validTo,
-              occurred_at: item.occurredAt,
-              session: item.session,
-              speaker: item.speaker,
-            }),
+      // Recorded once the batch is written, in the order written (one read of the head).
+      entries.push({
+        actor: who,
+        action: 'memory.create',
+        target: id,
+        data: {
+          new: fingerprintMemory(audit, {
+            title: item.title,
+            content: item.content,
             kind: item.kind,
-            source: item.source ?? source,
+            tags: item.tags,
+            pinned: item.pinned,
+            visibility: item.visibility,
             trust,
-            ...(quarantined ? { quarantine_rules: item.secretRules } : {}),
-          },
+            valid_from: item.validFrom,
+            valid_to: item.validTo,
+            occurred_at: item.occurredAt,
+            session: item.session,
+            speaker: item.speaker,
+          }),
+          kind: item.kind,
+          source: item.source ?? source,
+          trust,
+          ...(quarantined ? { quarantine_rules: item.secretRules } : {}),
         },
-        now,
-      );
+      });
       const r = { id, duplicate: false, quarantined };
       results.push(r);
       created.push({
@@ -420,6 +442,7 @@ export function insertMemories(
       });
       inBatch.set(dupKey, r);
     }
+    audit.appendAll(entries, now);
     if (speakers) speakersChanged(db);
     return { results, created };
   })();
