@@ -1,19 +1,43 @@
 // The activity feed: the most recent calls made by clients (who, which tool, how long,
 // how it ended, and what they sent and received, shortened), kept in memory for the
-// Activity view and `activity.list`. A ring buffer: old entries fall off the end.
+// Activity view and `activity.list`. A ring buffer: old entries fall off the end. What
+// was sent and received is kept as JSON text (far smaller than the objects it came as),
+// and within a budget: past it, the oldest calls keep only the head of their payloads.
 import type { ActivityItem, ActivityStatsResult, ActivitySummary } from '../../shared/api';
 import { LociError } from '../../shared/errors';
 import type { EngineEvents } from './events';
 
 export const ACTIVITY_KEEP = 2000;
 const MAX_PAYLOAD_CHARS = 16_000;
+/** Characters of payload the feed keeps in all (a long-running daemon holds them). */
+export const PAYLOAD_BUDGET_CHARS = 4 * 1024 * 1024;
+/** What an old call keeps of a payload once the budget is spent. */
+export const OLD_PAYLOAD_HEAD_CHARS = 200;
 
-/** Keeps a JSON-able value under a size, replacing what does not fit by a note. */
-export function shorten(value: unknown): unknown {
-  if (value === undefined) return null;
-  const text = JSON.stringify(value);
-  if (text === undefined || text.length <= MAX_PAYLOAD_CHARS) return value;
-  return { truncated: true, chars: text.length, head: text.slice(0, MAX_PAYLOAD_CHARS) };
+/** The payload as shortened JSON text (`{ truncated, chars, head }` past `max`). */
+function shortenedJson(value: unknown, max = MAX_PAYLOAD_CHARS): string {
+  const text = value === undefined ? undefined : JSON.stringify(value);
+  if (text === undefined) return 'null';
+  if (text.length <= max) return text;
+  return JSON.stringify({ truncated: true, chars: text.length, head: text.slice(0, max) });
+}
+
+/** A payload shortened again to its first `max` characters (an old call's, past the budget). */
+function headOnly(json: string, max: number): string {
+  if (json.length <= max) return json;
+  const value = JSON.parse(json) as unknown;
+  const v = value as { truncated?: unknown; chars?: unknown; head?: unknown } | null;
+  // Already shortened: keep its size as received, and less of its head.
+  if (v && v.truncated === true && typeof v.head === 'string' && typeof v.chars === 'number') {
+    return JSON.stringify({ truncated: true, chars: v.chars, head: v.head.slice(0, max) });
+  }
+  return JSON.stringify({ truncated: true, chars: json.length, head: json.slice(0, max) });
+}
+
+interface Entry extends ActivitySummary {
+  /** JSON text. */
+  args: string;
+  result: string;
 }
 
 /** Per-minute counts are kept this long (the chart's widest window). */
@@ -33,8 +57,11 @@ function percentile(sorted: readonly number[], p: number): number | null {
 }
 
 export class ActivityLog {
-  private readonly items: ActivityItem[] = [];
+  private readonly items: Entry[] = [];
   private nextId = 1;
+  /** Characters of payload held, and the oldest entry that still has all of its own. */
+  private payloadChars = 0;
+  private whole = 0;
   /** Calls per client and their durations, per minute since the epoch (the last day). */
   private readonly minutes = new Map<number, Minute>();
 
@@ -42,18 +69,33 @@ export class ActivityLog {
 
   record(
     item: Omit<ActivityItem, 'id' | 'args' | 'result'> & { args?: unknown; result?: unknown },
-  ): ActivityItem {
-    const entry: ActivityItem = {
-      ...item,
+  ): ActivitySummary {
+    const { args, result, ...summary } = item;
+    const entry: Entry = {
+      ...summary,
       id: this.nextId++,
-      args: shorten(item.args),
-      result: shorten(item.result),
+      args: shortenedJson(args),
+      result: shortenedJson(result),
     };
     this.items.push(entry);
-    if (this.items.length > ACTIVITY_KEEP) this.items.splice(0, this.items.length - ACTIVITY_KEEP);
+    this.payloadChars += entry.args.length + entry.result.length;
+    if (this.items.length > ACTIVITY_KEEP) {
+      const gone = this.items.splice(0, this.items.length - ACTIVITY_KEEP);
+      for (const g of gone) this.payloadChars -= g.args.length + g.result.length;
+      this.whole = Math.max(0, this.whole - gone.length);
+    }
+    // Over the budget, the oldest calls keep the head of what they sent and received.
+    while (this.payloadChars > PAYLOAD_BUDGET_CHARS && this.whole < this.items.length - 1) {
+      const old = this.items[this.whole++] as Entry;
+      const before = old.args.length + old.result.length;
+      old.args = headOnly(old.args, OLD_PAYLOAD_HEAD_CHARS);
+      old.result = headOnly(old.result, OLD_PAYLOAD_HEAD_CHARS);
+      this.payloadChars += old.args.length + old.result.length - before;
+    }
     this.count(entry);
-    this.events.emit('activity.recorded', summarize(entry));
-    return entry;
+    const recorded = summarize(entry);
+    this.events.emit('activity.recorded', recorded);
+    return recorded;
   }
 
   /** Newest first, without payloads. */
@@ -65,7 +107,7 @@ export class ActivityLog {
   }): ActivitySummary[] {
     const out: ActivitySummary[] = [];
     for (let i = this.items.length - 1; i >= 0 && out.length < filter.limit; i--) {
-      const item = this.items[i] as ActivityItem;
+      const item = this.items[i] as Entry;
       if (filter.after !== undefined && item.id <= filter.after) break;
       if (filter.client && !item.actor.includes(filter.client)) continue;
       if (filter.tool && item.tool !== filter.tool) continue;
@@ -74,7 +116,7 @@ export class ActivityLog {
     return out;
   }
 
-  private count(entry: ActivityItem): void {
+  private count(entry: Entry): void {
     const minute = Math.floor(Date.parse(entry.at) / 60_000);
     if (!Number.isFinite(minute)) return;
     let m = this.minutes.get(minute);
@@ -138,8 +180,8 @@ export class ActivityLog {
     let hi = this.items.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const item = this.items[mid] as ActivityItem;
-      if (item.id === id) return item;
+      const item = this.items[mid] as Entry;
+      if (item.id === id) return withPayloads(item);
       if (item.id < id) lo = mid + 1;
       else hi = mid - 1;
     }
@@ -150,7 +192,11 @@ export class ActivityLog {
   }
 }
 
-function summarize(item: ActivityItem): ActivitySummary {
+function summarize(item: Entry): ActivitySummary {
   const { args: _a, result: _r, ...summary } = item;
   return summary;
+}
+
+function withPayloads(item: Entry): ActivityItem {
+  return { ...item, args: JSON.parse(item.args), result: JSON.parse(item.result) };
 }

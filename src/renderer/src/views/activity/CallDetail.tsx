@@ -144,8 +144,8 @@ function Payload({ item }: { item: ActivityItem }) {
         </h3>
         {argsShortened ? (
           <p className="card-note">
-            Shortened by the engine: {argsShortened.chars.toLocaleString()} characters, the first
-            16,000 kept.
+            Shortened by the engine: {argsShortened.chars.toLocaleString()} characters, the first{' '}
+            {argsShortened.head.length.toLocaleString()} kept.
           </p>
         ) : null}
         {argsShortened ? (
