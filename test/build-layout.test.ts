@@ -50,6 +50,13 @@ describe.skipIf(!built)('the built main bundle', () => {
     }
   });
 
+  it('loads Louvain (graphology) only when an Atlas or a dream asks for it', () => {
+    for (const file of jsFiles(main)) {
+      if (/(louvainWorker|communities-[\w-]+)\.js$/.test(file)) continue;
+      expect(readFileSync(file, 'utf8'), file).not.toMatch(/from\s*["'`]\.\/communities-/);
+    }
+  });
+
   it('has the Electron entry, the CLI and the preload built', () => {
     expect(existsSync(join(main, 'index.js'))).toBe(true);
     expect(existsSync(join(main, '..', 'preload', 'index.cjs'))).toBe(true);

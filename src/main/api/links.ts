@@ -70,7 +70,7 @@ export function registerLinkHandlers(registry: HandlerRegistry, engine: Engine):
     return result;
   });
   registry.register('graph.atlas', async (args, { actor }) => {
-    const result = atlas(await engine.store(args.store), actor, args.limit, engine.now());
+    const result = await atlas(await engine.store(args.store), actor, args.limit, engine.now());
     return { ...result, nodes: await maskQuarantined(result.nodes, ['title']) };
   });
 }

@@ -2,10 +2,9 @@
 // seconds without a pause (about 2 s at 10,000 memories and 20,000 links here), which
 // would hold up every recall. A worker thread (louvainWorker.ts) runs the very module the
 // Atlas runs (memory/communities.ts); small graphs (and a worker that cannot start) run
-// in this thread.
+// in this thread, which loads the module only then (an idle daemon does not hold it).
 import type { Worker } from 'node:worker_threads';
 import type { AtlasLink } from '../../../shared/api';
-import { communities } from '../memory/communities';
 import { spawnWorker } from '../workers';
 import type { LouvainWorkerAnswer, LouvainWorkerData } from './louvainWorker';
 
@@ -16,7 +15,11 @@ export async function communitiesOffThread(
   ids: readonly string[],
   links: readonly AtlasLink[],
 ): Promise<{ community: Map<string, number>; count: number; offThread: boolean }> {
-  if (ids.length < IN_THREAD_BELOW) return { ...communities(ids, links), offThread: false };
+  const inThread = async () => {
+    const { communities } = await import('../memory/communities');
+    return { ...communities(ids, links), offThread: false };
+  };
+  if (ids.length < IN_THREAD_BELOW) return inThread();
   let worker: Worker;
   try {
     const workerData: LouvainWorkerData = {
@@ -25,7 +28,7 @@ export async function communitiesOffThread(
     };
     worker = spawnWorker(import.meta.url, 'louvainWorker.js', './louvainWorker.ts', { workerData });
   } catch {
-    return { ...communities(ids, links), offThread: false };
+    return inThread();
   }
   try {
     const answer = await new Promise<LouvainWorkerAnswer>((resolve, reject) => {
@@ -36,7 +39,7 @@ export async function communitiesOffThread(
     return { community: new Map(answer.community), count: answer.count, offThread: true };
   } catch {
     // A worker that could not run: the same answer, in this thread.
-    return { ...communities(ids, links), offThread: false };
+    return inThread();
   } finally {
     void worker.terminate();
   }

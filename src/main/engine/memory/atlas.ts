@@ -8,14 +8,23 @@ import type { OpenStore } from '../store/registry';
 import { stmt } from '../store/statements';
 import { parseTags, visibilityFilter, type MemoryRow } from './model';
 import { distinctiveTerms, nameWords } from '../cognition/distinctive';
-import { communities } from './communities';
 import { projectMeaning } from './projection';
 import { readUseMany } from './state';
 
 /** Rows per IN (…) list: well under SQLite's bound on host parameters. */
 const CHUNK = 4000;
 
-export function atlas(store: OpenStore, actor: Actor, limit: number, now: number): AtlasResult {
+/**
+ * The Atlas of a store. Louvain (graphology) is loaded by the first Atlas, not by the
+ * engine's start: a daemon that never draws one does not hold it (about 0.5 MiB).
+ */
+export async function atlas(
+  store: OpenStore,
+  actor: Actor,
+  limit: number,
+  now: number,
+): Promise<AtlasResult> {
+  const { communities } = await import('./communities');
   const vis = visibilityFilter(actor);
   const where = `m.deleted_at IS NULL AND ${vis.sql}`;
   const total = (
