@@ -57,6 +57,12 @@ describe.skipIf(!built)('the built main bundle', () => {
     }
   });
 
+  it('holds a JSON file as one parsed object, not a module with a getter per key', () => {
+    // The sentiment lexicon (sentiment's labels.json), the largest JSON the engine loads.
+    const code = jsFiles(main).map((file) => readFileSync(file, 'utf8'));
+    expect(code.some((c) => c.includes('JSON.parse(`{"abandon":-2'))).toBe(true);
+  });
+
   it('has the Electron entry, the CLI and the preload built', () => {
     expect(existsSync(join(main, 'index.js'))).toBe(true);
     expect(existsSync(join(main, '..', 'preload', 'index.cjs'))).toBe(true);
