@@ -48,6 +48,7 @@ import { TranscriptService } from './transcripts/service';
 import { SyncService, type SyncOptions } from './sync/service';
 import { warn } from './warnings';
 import { releaseScanner } from './write/scanHost';
+import { releaseInjectionFlags } from './write/injection';
 
 /**
  * Cryptographic randomness for ULIDs, drawn from a pooled buffer: one system call per
@@ -266,6 +267,7 @@ export class Engine {
     this.footprint.add({ name: 'credential scanner', release: () => releaseScanner() });
     this.footprint.add({ name: 'file parser', release: () => this.ingest.releaseParser() });
     this.footprint.add({ name: 'token counter', release: () => releaseTokenCounter() });
+    this.footprint.add({ name: 'injection flags', release: () => releaseInjectionFlags() });
     this.footprint.add({ name: 'indexes', release: (depth) => this.semantic.release(depth) });
     this.footprint.add({
       name: 'SQLite caches',

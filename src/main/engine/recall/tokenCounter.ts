@@ -19,8 +19,12 @@ export interface TokenCounter {
 const STARTUP_MS = 60_000;
 
 class WorkerTokenCounter implements TokenCounter {
-  /** Counts of texts seen lately (the same memories come back recall after recall). */
-  private readonly counted = new LRUCache<string, number>({ max: 20_000 });
+  /**
+   * Counts of texts seen lately (the same memories come back recall after recall). Made
+   * on first use and dropped by release: an LRU cache allocates its tables for `max`
+   * entries at once (about 0.4 MiB here), empty or not.
+   */
+  private cache: LRUCache<string, number> | null = null;
   private worker: Worker | null = null;
   private ready: Promise<Worker | null> | null = null;
   private readonly waiting = new Map<
@@ -30,6 +34,11 @@ class WorkerTokenCounter implements TokenCounter {
   private nextId = 1;
   private inThread: ((text: string) => number) | null = null;
   private fallback: string | null = null;
+
+  private get counted(): LRUCache<string, number> {
+    this.cache ??= new LRUCache<string, number>({ max: 20_000 });
+    return this.cache;
+  }
 
   async count(texts: readonly string[]): Promise<number[]> {
     const out = new Array<number>(texts.length);
@@ -60,7 +69,7 @@ class WorkerTokenCounter implements TokenCounter {
 
   /** Ends the worker and forgets the counts; the next count starts it again. */
   async release(): Promise<void> {
-    this.counted.clear();
+    this.cache = null;
     // A worker still starting, or counting, is left alone: the next quiet spell ends it.
     if (this.waiting.size > 0 || !this.worker) return;
     const worker = this.worker;

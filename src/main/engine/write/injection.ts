@@ -51,15 +51,30 @@ const EXFILTRATION = [
 const HIDDEN =
   /[\u202A-\u202E\u2066-\u2069\u200B-\u200F\u2060-\u2064\uFEFF]|[\u{E0000}-\u{E007F}]/u;
 
-/** Flags of texts seen lately: recall flags every result it returns, again and again. */
-const flagged = new LRUCache<string, InjectionFlag[]>({
-  max: 5_000,
-  // Keys are whole memories (up to 64 KiB each): bound the characters held, not only the count.
-  maxSize: 20_000_000,
-  sizeCalculation: (_v, k) => k.length + 1,
-});
+/**
+ * Flags of texts seen lately: recall flags every result it returns, again and again.
+ * Made on first use; an idle trim drops it (releaseInjectionFlags), with the memories'
+ * texts it holds as keys.
+ */
+let cache: LRUCache<string, InjectionFlag[]> | null = null;
+
+function flaggedCache(): LRUCache<string, InjectionFlag[]> {
+  cache ??= new LRUCache<string, InjectionFlag[]>({
+    max: 5_000,
+    // Keys are whole memories (up to 64 KiB each): bound the characters held, not only the count.
+    maxSize: 20_000_000,
+    sizeCalculation: (_v, k) => k.length + 1,
+  });
+  return cache;
+}
+
+/** Forgets the flags of texts seen lately (engine/footprint.ts); the next recall refills them. */
+export function releaseInjectionFlags(): void {
+  cache = null;
+}
 
 export function injectionFlags(text: string): InjectionFlag[] {
+  const flagged = flaggedCache();
   const cached = flagged.get(text);
   if (cached) return [...cached];
   const flags = computeFlags(text);
