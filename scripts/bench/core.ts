@@ -46,6 +46,11 @@ interface Row {
   batched_median_per_s: number;
   batched_min_per_s: number;
   batched_runs: number[];
+  /**
+   * A batch of 1,000 once warm: the median time of every run's batches after the first
+   * two of each load (less spread by a busy machine than a whole load's rate).
+   */
+  steady_batch_ms: number;
   single_per_s: number | null;
   vectors_caught_up_s: number;
   /** How long after the last write the contradiction check of the batches was done (null: not within the cap). */
@@ -76,7 +81,7 @@ async function loadTo(
   to: number,
   gen: ReturnType<typeof generator>,
   label: string,
-): Promise<{ perS: number; ms: number }> {
+): Promise<{ perS: number; ms: number; batchMs: number[] }> {
   const batches: { content: string; tags: string[] }[][] = [];
   for (let i = from; i < to; i += BATCH) {
     batches.push(
@@ -94,18 +99,23 @@ async function loadTo(
   bar.start(to, from, { rate: 0 });
   const t0 = performance.now();
   let done = from;
+  const batchMs: number[] = [];
   for (const items of batches) {
+    const b0 = performance.now();
     await call('memory.rememberMany', { items });
+    batchMs.push(performance.now() - b0);
     done += items.length;
     bar.update(done, { rate: Math.round((done - from) / ((performance.now() - t0) / 1000)) });
   }
   bar.stop();
   const ms = performance.now() - t0;
-  return { perS: Math.round((to - from) / (ms / 1000)), ms };
+  return { perS: Math.round((to - from) / (ms / 1000)), ms, batchMs: batchMs.slice(2) };
 }
 
 /** Batched rates of the later runs, by size (each run on a fresh store). */
 const laterRuns = new Map<number, number[]>(SIZES.map((s) => [s, []]));
+/** Warm batch times of every run, by size. */
+const warmBatches = new Map<number, number[]>(SIZES.map((s) => [s, []]));
 
 for (const size of SIZES) {
   const load = await loadTo(
@@ -117,6 +127,7 @@ for (const size of SIZES) {
   );
   loaded = size;
   batchedMs += load.ms;
+  warmBatches.get(size)?.push(...load.batchMs);
   const batchedPerS = load.perS;
 
   // One by one: each remember is its own transaction with synchronous=FULL.
@@ -168,6 +179,7 @@ for (const size of SIZES) {
     batched_median_per_s: batchedPerS,
     batched_min_per_s: batchedPerS,
     batched_runs: [batchedPerS],
+    steady_batch_ms: 0,
     single_per_s: singlePerS,
     vectors_caught_up_s: catchUpS,
     conflicts_caught_up_s: conflictsS,
@@ -203,6 +215,7 @@ for (let run = 2; run <= RUNS; run++) {
       `run ${run} of ${RUNS}: loading ${size.toLocaleString()} memories`,
     );
     laterRuns.get(size)?.push(load.perS);
+    warmBatches.get(size)?.push(...load.batchMs);
     at = size;
     // The vectors of this size are made before the next load, as in run 1; the
     // contradiction check waits for writes to pause, and is not timed again here.
@@ -217,6 +230,7 @@ rows.forEach((row, i) => {
   row.batched_runs = all;
   row.batched_median_per_s = sorted[Math.floor(sorted.length / 2)] as number;
   row.batched_min_per_s = sorted[0] as number;
+  row.steady_batch_ms = Math.round(pct(warmBatches.get(row.size) ?? [], 50));
 });
 
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, ${process.platform}`;
@@ -231,12 +245,12 @@ writeFileSync(
 );
 console.log(`\nmachine: ${machine}${ENCRYPTED ? ' — store encrypted at rest' : ''}`);
 console.log(
-  `| memories | remember, batched (/s), median of ${RUNS} | slowest run | remember, one by one (/s) | vectors caught up (s) | conflicts checked (s) | conflicts found | lexical recall p50 (ms) | p95 (ms) | RSS (MB) | database (MB) |`,
+  `| memories | remember, batched (/s), median of ${RUNS} | slowest run | warm batch of 1,000 (ms), median | remember, one by one (/s) | vectors caught up (s) | conflicts checked (s) | conflicts found | lexical recall p50 (ms) | p95 (ms) | RSS (MB) | database (MB) |`,
 );
-console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(
-    `| ${r.size.toLocaleString('en')} | ${r.batched_median_per_s.toLocaleString('en')} | ${r.batched_min_per_s.toLocaleString('en')} | ${r.single_per_s?.toLocaleString('en') ?? '—'} | ${r.vectors_caught_up_s} | ${r.conflicts_caught_up_s ?? `> ${CONFLICTS_CAP_S}`} | ${r.conflicts} | ${r.recall_p50_ms} | ${r.recall_p95_ms} | ${r.rss_mb} | ${r.db_mb} |`,
+    `| ${r.size.toLocaleString('en')} | ${r.batched_median_per_s.toLocaleString('en')} | ${r.batched_min_per_s.toLocaleString('en')} | ${r.steady_batch_ms} | ${r.single_per_s?.toLocaleString('en') ?? '—'} | ${r.vectors_caught_up_s} | ${r.conflicts_caught_up_s ?? `> ${CONFLICTS_CAP_S}`} | ${r.conflicts} | ${r.recall_p50_ms} | ${r.recall_p95_ms} | ${r.rss_mb} | ${r.db_mb} |`,
   );
 }
 console.log(
