@@ -197,6 +197,12 @@ export const ConfigSchema = z.strictObject({
        */
       min_free_pct: z.number().min(0).max(50).default(5),
       max_stall_pct: z.number().min(0).max(100).default(20),
+      /**
+       * Linux (glibc): the C allocator's arenas the threads share, at most (0: glibc's own
+       * rule, eight per core). Fewer arenas leave less memory pinned between blocks still
+       * in use once quiet.
+       */
+      native_arenas: z.number().int().min(0).max(64).default(2),
     })
     .prefault({}),
 });

@@ -263,6 +263,7 @@ export class Engine {
       minFreeShare: config.memory.min_free_pct / 100,
       maxStallPct: config.memory.max_stall_pct,
       pressureGapMs: 5 * 60_000,
+      nativeArenas: config.memory.native_arenas,
     });
     this.footprint.add({ name: 'credential scanner', release: () => releaseScanner() });
     this.footprint.add({ name: 'file parser', release: () => this.ingest.releaseParser() });

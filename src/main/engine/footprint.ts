@@ -9,6 +9,7 @@ import { freemem, totalmem } from 'node:os';
 import {
   busyNativeHeap,
   collectGarbage,
+  limitNativeArenas,
   quietNativeHeap,
   returnFreedNativeMemory,
 } from './runtimeHeap';
@@ -45,6 +46,11 @@ export interface FootprintOptions {
    * after it rebuild, and releasing it again at once would only trade memory for work.
    */
   pressureGapMs: number;
+  /**
+   * At most this many malloc arenas for the process's threads, set when the footprint
+   * starts (runtimeHeap.ts limitNativeArenas); absent or 0: the C library's own rule.
+   */
+  nativeArenas?: number;
   readPressure?: () => PressureReading;
 }
 
@@ -131,6 +137,11 @@ export class Footprint {
     if (this.timer) return;
     this.timer = setInterval(() => void this.poll(), this.o.pollMs);
     this.timer.unref();
+    if (this.o.nativeArenas) {
+      limitNativeArenas(this.o.nativeArenas).catch((err: Error) =>
+        warn(`capping the C allocator's arenas failed: ${err.message}`),
+      );
+    }
   }
 
   stop(): void {

@@ -69,7 +69,62 @@ describe('the heaps of a process that stays up', () => {
       expect(await dropped('busy')).toBeLessThan(10);
     },
   );
+
+  it.skipIf(!canTrim)(
+    'caps the arenas threads allocate from: worker threads started after get none of their own',
+    { timeout: 60_000 },
+    async () => {
+      // In processes of their own: arenas made before the cap stay, and this one has many.
+      const arenas = async (cap: boolean) => {
+        const { stdout } = await run(
+          process.execPath,
+          ['--import', 'tsx', '--input-type=module', '-e', newArenas(cap)],
+          { timeout: 60_000 },
+        );
+        return Number(stdout.trim());
+      };
+      expect(await arenas(false)).toBeGreaterThanOrEqual(3);
+      expect(await arenas(true)).toBeLessThanOrEqual(1);
+    },
+  );
 });
+
+/**
+ * A script: starts four worker threads that allocate C memory (Buffers' memory comes from
+ * malloc) and prints how many malloc arenas appeared meanwhile, with the arenas capped at
+ * two first or not. A glibc arena other than the main one is a mapping of exactly 64 MiB
+ * (its used part, then its reserved rest), aligned to 64 MiB.
+ */
+function newArenas(cap: boolean): string {
+  const module = JSON.stringify(pathToFileURL(join(import.meta.dirname, 'runtimeHeap.ts')).href);
+  return `
+    const { readFileSync } = await import('node:fs');
+    const { Worker } = await import('node:worker_threads');
+    const { limitNativeArenas } = await import(${module});
+    if (${cap} && !(await limitNativeArenas(2))) throw new Error('not capped');
+    const HEAP = 64n << 20n;
+    const arenas = () => {
+      const maps = readFileSync('/proc/self/maps', 'utf8').trim().split(String.fromCharCode(10)).map((line) => {
+        const [range, perms] = line.split(' ');
+        const [from, to] = range.split('-').map((x) => BigInt('0x' + x));
+        return { from, to, perms };
+      });
+      return maps.filter((m, i) => {
+        if (m.perms !== 'rw-p' || m.from % HEAP !== 0n) return false;
+        const rest = maps[i + 1];
+        const end = rest && rest.from === m.to && rest.perms === '---p' ? rest.to : m.to;
+        return end - m.from === HEAP;
+      }).length;
+    };
+    const before = arenas();
+    const code = 'const kept = []; for (let i = 0; i < 2000; i++) kept.push(Buffer.allocUnsafeSlow(4096));' +
+      "import('node:worker_threads').then((w) => w.parentPort.postMessage(kept.length));";
+    const workers = Array.from({ length: 4 }, () => new Worker(code, { eval: true }));
+    await Promise.all(workers.map((w) => new Promise((resolve) => w.once('message', resolve))));
+    console.log(arenas() - before);
+    await Promise.all(workers.map((w) => w.terminate()));
+  `;
+}
 
 /**
  * A script: frees a large block, then 40 MiB of blocks at the end of the main heap, and
