@@ -230,7 +230,7 @@ rows.forEach((row, i) => {
   row.batched_runs = all;
   row.batched_median_per_s = sorted[Math.floor(sorted.length / 2)] as number;
   row.batched_min_per_s = sorted[0] as number;
-  row.steady_batch_ms = Math.round(pct(warmBatches.get(row.size) ?? [], 50));
+  row.steady_batch_ms = Math.round(pct(warmBatches.get(SIZES[i] as number) ?? [], 50));
 });
 
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, ${process.platform}`;
