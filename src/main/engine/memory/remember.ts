@@ -276,7 +276,7 @@ const WHEN_SET = new Set<string>(['occurred_at', 'session', 'speaker']);
  * The canonical JSON (RFC 8785) of a memory's audited state, written out directly: the
  * keys in their canonical order, each value as RFC 8785 writes it (JSON.stringify's form
  * for strings, numbers, booleans and arrays of strings). The same bytes as
- * audit/chain.ts's canonicalJson (remember.test.ts holds them equal), without sorting and
+ * audit/chain.ts's canonicalJson (auditedState.test.ts holds them equal), without sorting and
  * walking an object for each of the thousand memories a batch may write.
  */
 export function auditedStateJson(state: AuditedState): string {
