@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { openTestEngine, tempDir, type TestEngine } from '../../../test/helpers/engine';
 import { TEST_WORDS, tinyModelRoot } from '../../../test/helpers/models';
 import type { EventMap } from '../../shared/events';
@@ -7,6 +7,7 @@ import { backfill, missingCount } from './embed/backfill';
 import type { Embedder } from './embed/types';
 import { HashEmbedder } from './embed/hashEmbedder';
 import { readCalibration } from './recall/calibration';
+import { Recognizer } from './recall/recognizer';
 import { VectorIndex } from './recall/vectorIndex';
 import { stmt } from './store/statements';
 
@@ -305,5 +306,59 @@ describe('embeddings with a model installed', () => {
     expect(sizeAtEdit).toBe(0);
     await t.engine.semantic.idle();
     expect(index.size).toBe(1);
+  });
+});
+
+describe('the recogniser kept up by writes', () => {
+  const recognizerOf = (t: TestEngine) =>
+    (
+      t.engine.semantic as unknown as {
+        runtimes: Map<string, { recognizer: { docs: Map<number, unknown> } | null }>;
+      }
+    ).runtimes.get('default')!.recognizer;
+
+  it('takes in a batch once, by the next recall, and applies a change after what it waits for', async () => {
+    const t = await open({ env: {} });
+    await t.cli.call('memory.remember', { content: 'The coffee machine is on the third floor.' });
+    // A recall builds the store's recogniser; from then on writes keep it up.
+    await t.cli.call('memory.recall', { query: 'coffee machine', rehearse: false });
+    expect(recognizerOf(t)?.docs.size).toBe(1);
+    const add = vi.spyOn(Recognizer.prototype, 'add');
+    try {
+      const { results } = await t.cli.call('memory.rememberMany', {
+        items: [
+          {
+            title: 'Quarterly billing runbook',
+            content: 'To close a quarter in billing: freeze the invoices, then export the ledgers.',
+          },
+          {
+            title: 'Staging deploy checklist',
+            content: 'Before a deploy to staging: run the migrations, seed, then smoke test.',
+          },
+        ],
+      });
+      const r = await t.cli.call('memory.recall', {
+        query: 'quarterly billing runbook',
+        explain: true,
+        rehearse: false,
+      });
+      expect(r.how).toBe('fastpath');
+      expect(r.results[0]?.id).toBe(results[0]?.id);
+      expect(add).toHaveBeenCalledTimes(2);
+      // A change that comes before the recogniser took a write in is applied after it:
+      // here a memory is announced as created again and forgotten in the same turn.
+      const store = await t.engine.store(undefined);
+      const row = stmt(store.db, 'SELECT rid, id, title, content FROM memory WHERE id = ?').get(
+        results[1]?.id,
+      ) as { rid: number; id: string; title: string; content: string };
+      t.engine.semantic.memoriesCreated(store, [row]);
+      stmt(store.db, 'UPDATE memory SET deleted_at = 1 WHERE rid = ?').run(row.rid);
+      t.engine.semantic.memoriesChanged(store, [row.id]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(recognizerOf(t)?.docs.size).toBe(2);
+      expect(recognizerOf(t)?.docs.has(row.rid)).toBe(false);
+    } finally {
+      add.mockRestore();
+    }
   });
 });

@@ -22,6 +22,14 @@ import { warn } from './warnings';
 interface StoreRuntime {
   index: VectorIndex | null;
   recognizer: Recognizer | null;
+  /**
+   * Batches written since the recogniser last took in new memories: they join it on the
+   * next turn of the event loop, or before anything reads or changes it, whichever is
+   * first. A writer answers without waiting for them, and the next write's drafting
+   * overlaps them with its credential scan.
+   */
+  unrecognized: (readonly CreatedMemory[])[];
+  recognizing: NodeJS.Immediate | null;
   backfill: Promise<void> | null;
   /** Another backfill was asked for while one ran. */
   again: boolean;
@@ -106,6 +114,8 @@ export class Semantic {
       r = {
         index: null,
         recognizer: null,
+        unrecognized: [],
+        recognizing: null,
         backfill: null,
         again: false,
         stopped: false,
@@ -182,7 +192,8 @@ export class Semantic {
 
   private recognizer(store: OpenStore): Recognizer {
     const r = this.runtime(store);
-    if (!r.recognizer) {
+    if (r.recognizer) this.recognizePending(r);
+    else {
       const rec = new Recognizer();
       for (const row of stmt(
         store.db,
@@ -199,15 +210,35 @@ export class Semantic {
     return r.recognizer;
   }
 
-  /** New memories join the recogniser (when it is built) without being read back. */
+  /**
+   * New memories join the recogniser (when it is built) without being read back: on the
+   * next turn of the event loop, or sooner when it is read or changed (unrecognized).
+   */
   memoriesCreated(store: OpenStore, created: readonly CreatedMemory[]): void {
-    const rec = this.runtime(store).recognizer;
-    if (rec) for (const m of created) rec.add(m.rid, m.title, m.content, m.recognizerKeys);
+    const r = this.runtime(store);
+    if (!r.recognizer || created.length === 0) return;
+    r.unrecognized.push(created);
+    r.recognizing ??= setImmediate(() => this.recognizePending(r));
+  }
+
+  /** Adds the memories written since the recogniser last took them in. */
+  private recognizePending(r: StoreRuntime): void {
+    if (r.recognizing) clearImmediate(r.recognizing);
+    r.recognizing = null;
+    const batches = r.unrecognized;
+    r.unrecognized = [];
+    const rec = r.recognizer;
+    if (!rec) return;
+    for (const created of batches) {
+      for (const m of created) rec.add(m.rid, m.title, m.content, m.recognizerKeys);
+    }
   }
 
   /** Keeps the recogniser in step after memories changed (by id). */
   memoriesChanged(store: OpenStore, ids: string[]): void {
-    const rec = this.runtime(store).recognizer;
+    const r0 = this.runtime(store);
+    this.recognizePending(r0);
+    const rec = r0.recognizer;
     const index = this.runtime(store).index;
     if (!rec && !index) return;
     const get = stmt(store.db, 'SELECT rid, title, content, deleted_at FROM memory WHERE id = ?');
@@ -230,6 +261,7 @@ export class Semantic {
 
   /** Drops an erased memory (its row is gone, so it is looked up before the erase). */
   forgetRid(store: OpenStore, rid: number): void {
+    this.recognizePending(this.runtime(store));
     this.runtime(store).recognizer?.remove(rid);
     this.runtime(store).index?.remove(rid);
     this.dropPending(store, rid);
@@ -461,7 +493,9 @@ export class Semantic {
     await this.embedding.release(depth);
     if (depth !== 'pressure') return;
     for (const r of this.runtimes.values()) {
+      // Built again from the database, which holds the memories still waiting to join.
       r.recognizer = null;
+      this.recognizePending(r);
       if (!r.backfill) r.index = null;
     }
   }
@@ -471,6 +505,8 @@ export class Semantic {
     const r = this.runtimes.get(name);
     if (!r) return;
     r.stopped = true;
+    r.recognizer = null;
+    this.recognizePending(r);
     await (r.backfill ?? Promise.resolve());
     this.runtimes.delete(name);
   }
@@ -497,6 +533,10 @@ export class Semantic {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const r of this.runtimes.values()) {
+      r.recognizer = null;
+      this.recognizePending(r);
+    }
     await Promise.all([...this.runtimes.values()].map((r) => r.backfill ?? Promise.resolve()));
     await this.embedding.close();
   }
