@@ -116,6 +116,15 @@ export interface AuditEntryInput {
   data: Record<string, unknown>;
 }
 
+/**
+ * An entry whose data is already written in canonical JSON (RFC 8785): the exact bytes
+ * canonicalJson(data) gives, which its writer guarantees (a batch of writes makes
+ * thousands, and canonicalising each object again costs more than writing it directly).
+ */
+export interface CanonicalAuditEntry extends Omit<AuditEntryInput, 'data'> {
+  dataJson: string;
+}
+
 export interface AuditRow {
   seq: number;
   at: number;
@@ -198,13 +207,36 @@ export class AuditChain {
    * writes records each of its mutations). Inside the mutations' transaction, as append.
    */
   appendAll(entries: readonly AuditEntryInput[], at: number): AuditRow[] {
-    if (entries.length === 0) return [];
+    const rows: AuditRow[] = [];
+    this.appendCanonical(
+      entries.map((e) => ({
+        actor: e.actor,
+        action: e.action,
+        target: e.target,
+        dataJson: canonicalJson(e.data),
+      })),
+      at,
+      (row) => rows.push(row),
+    );
+    return rows;
+  }
+
+  /**
+   * appendAll for entries whose data is canonical JSON already; `written` sees each row
+   * (a batch of new memories needs none of them back).
+   */
+  appendCanonical(
+    entries: readonly CanonicalAuditEntry[],
+    at: number,
+    written?: (row: AuditRow) => void,
+  ): void {
+    if (entries.length === 0) return;
     const last = this.head.get() as { seq: number; hash: string } | undefined;
     let seq = last?.seq ?? 0;
     let prev = last?.hash ?? GENESIS_HASH;
     const key = this.keyring.currentKey();
     const keyId = this.keyring.currentId;
-    return entries.map((entry) => {
+    for (const entry of entries) {
       const base = {
         seq: ++seq,
         at,
@@ -213,12 +245,12 @@ export class AuditChain {
         target: entry.target,
         prev_hash: prev,
       };
-      const data = canonicalJson(entry.data);
+      const data = entry.dataJson;
       const hash = hmacHex(key, entryPayloadWithData(base, data));
       this.insert.run(base.seq, at, base.actor, base.action, base.target, data, prev, hash, keyId);
       prev = hash;
-      return { ...base, data, hash, key_id: keyId };
-    });
+      written?.({ ...base, data, hash, key_id: keyId });
+    }
   }
 
   count(): number {

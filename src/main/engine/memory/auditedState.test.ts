@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../audit/chain';
-import { auditedStateJson, type AuditedState } from './remember';
+import {
+  auditedStateJson,
+  createdAuditJson,
+  type AuditedState,
+  type CreatedAuditData,
+} from './remember';
 
 /** The object the audit fingerprinted before auditedStateJson: canonicalJson over this. */
 function asObject(state: AuditedState) {
@@ -66,5 +71,27 @@ describe('auditedStateJson', () => {
     const s = fc.sample(state, { numRuns: 1, seed: 7 })[0] as AuditedState;
     expect(() => auditedStateJson({ ...s, valid_from: Number.NaN })).toThrow(/valid_from is NaN/);
     expect(() => canonicalJson(asObject({ ...s, valid_from: Number.NaN }))).toThrow();
+  });
+});
+
+const created: fc.Arbitrary<CreatedAuditData> = fc.record(
+  {
+    new: fc.stringMatching(/^[0-9a-f]{64}$/),
+    kind: text,
+    source: text,
+    trust: fc.constantFrom('trusted', 'quarantined'),
+    quarantine_rules: fc.array(text, { maxLength: 3 }),
+  },
+  { requiredKeys: ['new', 'kind', 'source', 'trust'] },
+);
+
+describe('createdAuditJson', () => {
+  it('writes the same bytes as canonicalJson of a memory.create entry’s data', () => {
+    fc.assert(
+      fc.property(created, (d) => {
+        expect(createdAuditJson(d)).toBe(canonicalJson({ ...d }));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -95,7 +95,7 @@ describe('a large batch drafted by this thread and the scan worker together', ()
       post.mockRestore();
     }
     const want = expected(items);
-    // This thread's part is there at once; the first of the worker's brings the rest.
+    // This thread's part is there at once; the worker's come in chunks as the write needs them.
     const got = Array.from({ length: pending.length }, (_, i) => pending?.at(i));
     pending.close();
     expect(got).toHaveLength(120);

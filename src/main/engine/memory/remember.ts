@@ -2,14 +2,14 @@
 // index → audit. Everything that can be computed before touching the database is done
 // first (including the asynchronous secret scan); the writes for a whole batch then go
 // in one transaction, so a batch is all or nothing. In a large batch the scan worker
-// drafts the last share after its scan, while this thread writes the first: the
-// transaction waits for those drafts only when it reaches them.
+// drafts the last share after its scan, while this thread writes the first: the drafts
+// come in chunks, and the transaction waits for each only when it reaches it.
 import type { Actor, RememberResult } from '../../../shared/api';
 import { LociError } from '../../../shared/errors';
 import type { Evidence, MemoryKind, RememberArgs, Visibility } from '../../../shared/schemas';
 import { appraiseSalience } from '../cognition/appraisal';
 import { newFsrsState, rehearse } from '../cognition/fsrs';
-import type { AuditChain, AuditEntryInput } from '../audit/chain';
+import type { AuditChain, CanonicalAuditEntry } from '../audit/chain';
 import { speakersChanged } from '../recall/conversation';
 import type { RecognizerKeys } from '../recall/recognizer';
 import { ftsInsertColumns, type FtsColumns } from '../store/ftsIndex';
@@ -64,11 +64,13 @@ export function checkValidity(validFrom: number | null, validTo: number | null) 
  * rest. Prepared on its own (prepareMemories), the share is WORKER_SHARE: the two finish
  * about together (a scan costs about half a draft). Prepared for a write that goes on at
  * once (prepareBatch), the worker drafts HANDOFF_SHARE while this thread drafts its part
- * and then writes it: the worker's drafts are needed only when the write reaches them.
+ * and then writes it: the worker's drafts come in chunks and are needed only when the
+ * write reaches them, and this thread has the transaction to run besides, so the worker
+ * takes the larger share (measured: 0.65 against 0.5, about 5% faster batches of 1,000).
  */
 const SHARED_DRAFT_MIN = 64;
 export const WORKER_SHARE = 0.25;
-export const HANDOFF_SHARE = 0.5;
+export const HANDOFF_SHARE = 0.65;
 
 /**
  * Prepared memories in the order given; `at(i)` past those this thread drafted waits for
@@ -143,13 +145,11 @@ export async function prepareBatch(
   return {
     length: items.length,
     at(index) {
-      if (index >= out.length && out.length < items.length) {
-        // The worker's drafts, or this thread's when it could not make them.
-        const theirs = drafts ?? coming?.take();
-        for (let i = mine; i < items.length; i++) {
-          texts.push(theirs?.[i - mine] ?? draftHere(i));
-          ready(i);
-        }
+      // The worker's drafts as they come, or this thread's when they could not be made.
+      while (out.length <= index && out.length < items.length) {
+        const i = out.length;
+        texts.push(drafts?.[i - mine] ?? coming?.take(i - mine) ?? draftHere(i));
+        ready(i);
       }
       return out[index];
     },
@@ -292,6 +292,27 @@ export function auditedStateJson(state: AuditedState): string {
   return out ? `${out}}` : '{}';
 }
 
+/** What the audit records of a new memory (its `memory.create` entry's data). */
+export interface CreatedAuditData {
+  /** The fingerprint of its audited state. */
+  new: string;
+  kind: string;
+  source: string;
+  trust: string;
+  /** The credential rules that quarantined it, when any did. */
+  quarantine_rules?: string[];
+}
+
+/**
+ * The canonical JSON of a `memory.create` entry's data, written out directly (the keys
+ * in canonical order): the same bytes as canonicalJson (auditedState.test.ts).
+ */
+export function createdAuditJson(d: CreatedAuditData): string {
+  const j = JSON.stringify;
+  const rules = d.quarantine_rules ? `"quarantine_rules":${j(d.quarantine_rules)},` : '';
+  return `{"kind":${j(d.kind)},"new":${j(d.new)},${rules}"source":${j(d.source)},"trust":${j(d.trust)}}`;
+}
+
 export interface InsertOptions {
   /** Generates ids; injected so tests and imports can control them. */
   newId: () => string;
@@ -344,7 +365,7 @@ export function insertMemories(
     const results: RememberResult[] = [];
     const created: CreatedMemory[] = [];
     const inBatch = new Map<string, RememberResult>();
-    const entries: AuditEntryInput[] = [];
+    const entries: CanonicalAuditEntry[] = [];
     let speakers = false;
     for (let index = 0; index < items.length; index++) {
       const item = items.at(index) as PreparedMemory;
@@ -410,7 +431,7 @@ export function insertMemories(
         actor: who,
         action: 'memory.create',
         target: id,
-        data: {
+        dataJson: createdAuditJson({
           new: fingerprintMemory(audit, {
             title: item.title,
             content: item.content,
@@ -429,7 +450,7 @@ export function insertMemories(
           source: item.source ?? source,
           trust,
           ...(quarantined ? { quarantine_rules: item.secretRules } : {}),
-        },
+        }),
       });
       const r = { id, duplicate: false, quarantined };
       results.push(r);
@@ -442,7 +463,7 @@ export function insertMemories(
       });
       inBatch.set(dupKey, r);
     }
-    audit.appendAll(entries, now);
+    audit.appendCanonical(entries, now);
     if (speakers) speakersChanged(db);
     return { results, created };
   })();

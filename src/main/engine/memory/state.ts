@@ -45,23 +45,22 @@ function fsrsParams(s: FsrsState): FsrsColumns {
   return { fsrs_state: s.state, ...fsrsFields(s) };
 }
 
-/** The state of a new memory: written at `now`, which counts as one access. */
-/** A batch of new memories shares one first review: its columns are computed once. */
-const firstReviewParams = new WeakMap<FsrsState, FsrsColumns>();
+const INSERT_STATE_SQL = `INSERT INTO memory_state (rid, access_count, last_access, fsrs_state,
+    ${FSRS_FIELDS.join(', ')}) VALUES (?, 1, ?, ?, ${FSRS_FIELDS.map(() => '?').join(', ')})`;
 
+/** A batch of new memories shares one first review: its columns are computed once. */
+const firstReviewValues = new WeakMap<FsrsState, unknown[]>();
+
+/** The state of a new memory: written at `now`, which counts as one access. */
 export function insertState(db: Db, rid: number, fsrs: FsrsState, now: number): void {
-  let params = firstReviewParams.get(fsrs);
-  if (!params) {
-    params = fsrsParams(fsrs);
-    firstReviewParams.set(fsrs, params);
+  let values = firstReviewValues.get(fsrs);
+  if (!values) {
+    const params = fsrsParams(fsrs);
+    values = [params.fsrs_state, ...FSRS_FIELDS.map((k) => params[k])];
+    firstReviewValues.set(fsrs, values);
   }
-  stmt(
-    db,
-    `INSERT INTO memory_state (rid, access_count, last_access, fsrs_state, stability, difficulty,
-        elapsed_days, scheduled_days, learning_steps, reps, lapses, due, last_review)
-     VALUES (@rid, 1, @now, @fsrs_state, @stability, @difficulty, @elapsed_days, @scheduled_days,
-        @learning_steps, @reps, @lapses, @due, @last_review)`,
-  ).run({ rid, now, ...params });
+  // Bound by position, in the order of the columns (binding names costs more).
+  stmt(db, INSERT_STATE_SQL).run(rid, now, ...values);
   stmt(db, 'INSERT INTO access (rid, at) VALUES (?, ?)').run(rid, now);
 }
 

@@ -49,35 +49,53 @@ interface Job {
 
 /**
  * Drafts the worker makes after it has answered the scan, for a writer that meanwhile
- * writes its own part of the batch: `take()` waits for them without the event loop (the
- * writer is inside its transaction) up to a deadline, and gives undefined when they did
- * not come in time or could not be made — the writer then drafts them itself.
+ * writes its own part of the batch. They come in chunks, in order: `take(k)` gives the
+ * k-th, waiting for its chunk without the event loop (the writer is inside its
+ * transaction), and undefined when it did not come in time or could not be made — the
+ * writer then drafts it, and every later one, itself. The wait for all of them together
+ * is bounded by `waitMs`, counted from the first time the writer has to wait.
  */
 export class DraftHandoff {
-  private drafts: TextDraft[] | undefined;
+  private readonly got: TextDraft[] = [];
+  private chunks = 0;
   private open = true;
+  private deadline = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly port: MessagePort,
     private readonly signal: SharedArrayBuffer,
     private readonly waitMs: number,
+    /** How many drafts were asked for. */
+    private readonly expected: number,
   ) {}
 
-  take(): TextDraft[] | undefined {
-    if (!this.open) return this.drafts;
+  take(k: number): TextDraft | undefined {
+    if (k >= this.expected) return undefined;
     const flag = new Int32Array(this.signal);
-    const end = performance.now() + this.waitMs;
-    for (let left = this.waitMs; Atomics.load(flag, 0) === 0 && left > 0;) {
-      Atomics.wait(flag, 0, 0, left);
-      left = end - performance.now();
+    while (this.got.length <= k && this.open) {
+      const received = receiveMessageOnPort(this.port);
+      if (received) {
+        const chunk = received.message as TextDraft[] | null;
+        if (!chunk) this.close();
+        else {
+          for (const draft of chunk) this.got.push(draft);
+          this.chunks++;
+        }
+        continue;
+      }
+      if (this.deadline === Number.POSITIVE_INFINITY) {
+        this.deadline = performance.now() + this.waitMs;
+      }
+      const left = this.deadline - performance.now();
+      if (left <= 0) this.close();
+      // The worker counts a chunk in the flag once it is on the port: wait for the count
+      // to pass the chunks received.
+      else Atomics.wait(flag, 0, this.chunks, left);
     }
-    const got = receiveMessageOnPort(this.port)?.message as TextDraft[] | null | undefined;
-    this.drafts = got ?? undefined;
-    this.close();
-    return this.drafts;
+    return this.got[k];
   }
 
-  /** Gives up on the drafts (a write that failed before it needed them). */
+  /** Gives up on the drafts still to come (a write that failed, or one done with them). */
   close(): void {
     if (!this.open) return;
     this.open = false;
@@ -224,10 +242,8 @@ class ScanHost {
       const onMessage = (m: ScanResponse) => {
         if (m.op === 'done' && m.id === id && channel && signal) {
           const waitMs = this.budget.baseMs + draftKiB * this.budget.perKiBMs;
-          finish(
-            { scans: m.scans, handoff: new DraftHandoff(channel.port1, signal, waitMs) },
-            false,
-          );
+          const handoff = new DraftHandoff(channel.port1, signal, waitMs, drafts?.length ?? 0);
+          finish({ scans: m.scans, handoff }, false);
         } else if (m.op === 'done' && m.id === id)
           finish({ scans: m.scans, ...(m.drafts ? { drafts: m.drafts } : {}) }, false);
         else if (m.op === 'failed' && m.id === id) finish(marked(SCAN_FAILED_RULE), false);

@@ -13,8 +13,9 @@ export interface ScanRequest {
   drafts?: TextDraftInput[];
   /**
    * Where the drafts go when they travel apart from the scans (scanHost.ts DraftHandoff):
-   * the scans are answered first, the drafts follow on `port`, and `signal` (one Int32)
-   * is set to 1 and notified, so that a writer can wait for them without its event loop.
+   * the scans are answered first, the drafts follow on `port` in chunks, and `signal`
+   * (one Int32) counts the chunks sent and is notified at each, so that a writer can wait
+   * for them without its event loop.
    */
   handoff?: { port: MessagePort; signal: SharedArrayBuffer };
 }
@@ -34,13 +35,32 @@ function draftAll(inputs: TextDraftInput[] | undefined): TextDraft[] | undefined
   }
 }
 
-/** Sends the drafts (null: the writer drafts them itself) and wakes a writer waiting for them. */
-function handOver(handoff: NonNullable<ScanRequest['handoff']>, drafts: TextDraft[] | undefined) {
-  handoff.port.postMessage(drafts ?? null);
-  handoff.port.close();
+/**
+ * Drafts handed over apart from the scans go in chunks of this many: the writer takes
+ * the first while the later ones are made (a batch of 1,000 shares hundreds).
+ */
+export const HANDOFF_CHUNK = 32;
+
+/**
+ * Drafts the share chunk by chunk, sending each as it is made and counting it in the
+ * flag a writer waits on; a draft that fails sends null (the writer drafts the rest).
+ */
+function handOver(handoff: NonNullable<ScanRequest['handoff']>, inputs: TextDraftInput[] = []) {
   const flag = new Int32Array(handoff.signal);
-  Atomics.store(flag, 0, 1);
-  Atomics.notify(flag, 0);
+  const send = (chunk: TextDraft[] | null) => {
+    handoff.port.postMessage(chunk);
+    Atomics.add(flag, 0, 1);
+    Atomics.notify(flag, 0);
+  };
+  try {
+    for (let i = 0; i < inputs.length; i += HANDOFF_CHUNK) {
+      send(inputs.slice(i, i + HANDOFF_CHUNK).map(draftText));
+    }
+    if (inputs.length === 0) send(null);
+  } catch {
+    send(null);
+  }
+  handoff.port.close();
 }
 
 const port = parentPort;
@@ -50,7 +70,7 @@ if (port) {
       (scans) => {
         if (req.handoff) {
           port.postMessage({ op: 'done', id: req.id, scans } satisfies ScanResponse);
-          handOver(req.handoff, draftAll(req.drafts));
+          handOver(req.handoff, req.drafts);
           return;
         }
         const drafts = draftAll(req.drafts);
@@ -67,7 +87,7 @@ if (port) {
           id: req.id,
           reason: (err as Error)?.message ?? String(err),
         } satisfies ScanResponse);
-        if (req.handoff) handOver(req.handoff, undefined);
+        if (req.handoff) handOver(req.handoff);
       },
     );
   });
