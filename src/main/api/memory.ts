@@ -32,25 +32,31 @@ async function rememberItems(
   actor: Actor,
 ) {
   const store = await engine.store(name);
-  const batch = await prepareBatch(items);
-  let inserted;
+  // A large write holds the background embedding back while it runs (semantic.ts).
+  const written = engine.semantic.writing(items.length);
   try {
-    inserted = insertMemories(store, batch, actor, {
-      newId: () => engine.newId(),
-      now: engine.now(),
-    });
+    const batch = await prepareBatch(items);
+    let inserted;
+    try {
+      inserted = insertMemories(store, batch, actor, {
+        newId: () => engine.newId(),
+        now: engine.now(),
+      });
+    } finally {
+      batch.close();
+    }
+    const { results, created } = inserted;
+    if (created.length === 0) return { results };
+    const marks = await engine.created(store, created, actor);
+    return {
+      results: results.map((r) => {
+        const conflicts = marks.get(r.id);
+        return conflicts && !r.duplicate ? { ...r, conflicts } : r;
+      }),
+    };
   } finally {
-    batch.close();
+    written();
   }
-  const { results, created } = inserted;
-  if (created.length === 0) return { results };
-  const marks = await engine.created(store, created, actor);
-  return {
-    results: results.map((r) => {
-      const conflicts = marks.get(r.id);
-      return conflicts && !r.duplicate ? { ...r, conflicts } : r;
-    }),
-  };
 }
 
 export function registerMemoryHandlers(registry: HandlerRegistry, engine: Engine): void {

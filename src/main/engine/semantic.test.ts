@@ -211,6 +211,34 @@ describe('embeddings with a model installed', () => {
     expect(results).toHaveLength(40);
   });
 
+  it('gives way to a burst of large writes in the daemon, and embeds them once it ends', async () => {
+    const t = await open({ embedWrites: 'background' });
+    // A small write embeds its own memory at once: the model is loaded before the burst.
+    await t.cli.call('memory.remember', { content: 'the orders api runs on three hosts' });
+    // When each batch of vectors landed (the backfill's progress past its start).
+    const landed: number[] = [];
+    const off = t.engine.events.on('embedding.progressed', (p) => {
+      if (p.done > 0) landed.push(performance.now());
+    });
+    try {
+      for (let k = 0; k < 6; k++) {
+        await t.cli.call('memory.rememberMany', {
+          items: Array.from({ length: 40 }, (_, i) => ({
+            content: `batch ${k}: the orders api pool size is ${i + 10} on host ${i}`,
+          })),
+        });
+      }
+      const burstEnded = performance.now();
+      expect(landed.filter((at) => at < burstEnded)).toEqual([]);
+      expect((await t.cli.call('stats.get', {})).vectors.pending).toBe(240);
+      await t.engine.semantic.idle();
+      expect(landed.length).toBeGreaterThan(0);
+      expect((await t.cli.call('stats.get', {})).vectors.pending).toBe(0);
+    } finally {
+      off();
+    }
+  });
+
   it('offers the default model while none is installed, until a person declines', async () => {
     const bare = await openTestEngine({ env: {} });
     engines.push(bare);

@@ -63,6 +63,16 @@ export const WRITE_EMBED_MS = 2000;
 export const QUERY_EMBED_MAX = 256;
 export const QUERY_EMBED_MS = 3000;
 
+/**
+ * While large writes follow one another (the last ended less than WRITES_QUIET_MS ago),
+ * the daemon's backfill waits before its next batch: a bulk load is written at full speed
+ * and its vectors are made when it pauses. It waits WRITES_YIELD_MAX_MS at most in a row,
+ * so that a store written to without pause still gets its vectors; a recall (or anyone)
+ * waiting for the vectors ends the wait at once.
+ */
+export const WRITES_QUIET_MS = 100;
+export const WRITES_YIELD_MAX_MS = 2000;
+
 /** Resolves with the promise's outcome, or with `false` once `ms` have passed. */
 async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -92,6 +102,14 @@ export class Semantic {
   readonly models: ModelCatalogue;
   private readonly runtimes = new Map<string, StoreRuntime>();
   private closed = false;
+  /** When the last write too large to embed at once ended (performance.now()). */
+  private lastLargeWrite = Number.NEGATIVE_INFINITY;
+  /** Such writes under way (writing()). */
+  private largeWrites = 0;
+  /** Callers waiting for vectors now: the backfill does not give way to writes. */
+  private hurrying = 0;
+  /** End the backfills' waits for writes to pause (one per store whose backfill waits). */
+  private readonly waiting = new Set<() => void>();
 
   constructor(private readonly options: SemanticOptions) {
     this.embedding = new EmbeddingService({
@@ -283,6 +301,7 @@ export class Semantic {
       r.counted = null;
     }
     if (this.options.embedWrites === 'background') {
+      if (created && created.length > WRITE_EMBED_MAX) this.lastLargeWrite = performance.now();
       // A small write embeds its own memories at once, within a bound, so the next recall
       // finds them by meaning too — ahead of any backlog the background is working
       // through (a bulk import must not make every single write wait for it).
@@ -351,6 +370,9 @@ export class Semantic {
             onProgress: (p) =>
               this.options.events.emit('embedding.progressed', { store: store.name, ...p }),
             shouldStop: () => this.closed || r.stopped,
+            ...(this.options.embedWrites === 'background'
+              ? { giveWay: () => this.giveWay(() => r.stopped) }
+              : {}),
             batch: this.options.config.embedding.batch_size,
             ...(r.pending ? { rids: [...r.pending] } : {}),
           });
@@ -371,6 +393,58 @@ export class Semantic {
       }
     })();
     return r.backfill;
+  }
+
+  /**
+   * A write of `count` memories begins: one too large to embed at once holds the daemon's
+   * backfill back until it ends, and WRITES_QUIET_MS after. Returns its end.
+   */
+  writing(count: number): () => void {
+    if (count <= WRITE_EMBED_MAX || this.options.embedWrites !== 'background') return () => {};
+    this.largeWrites++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.largeWrites--;
+      this.lastLargeWrite = performance.now();
+    };
+  }
+
+  /** Waits while large writes follow one another (WRITES_QUIET_MS, WRITES_YIELD_MAX_MS). */
+  private async giveWay(stopped: () => boolean): Promise<void> {
+    const started = performance.now();
+    for (;;) {
+      const now = performance.now();
+      const quietIn =
+        this.largeWrites > 0 ? WRITES_QUIET_MS : this.lastLargeWrite + WRITES_QUIET_MS - now;
+      const left = started + WRITES_YIELD_MAX_MS - now;
+      if (this.closed || stopped() || this.hurrying > 0 || quietIn <= 0 || left <= 0) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.waiting.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.min(quietIn, left));
+        this.waiting.add(done);
+      });
+    }
+  }
+
+  private wakeBackfills(): void {
+    for (const done of [...this.waiting]) done();
+  }
+
+  /** The vectors are waited for: the backfill stops giving way to writes until `p` settles. */
+  private async hurry<T>(p: Promise<T>): Promise<T> {
+    this.hurrying++;
+    this.wakeBackfills();
+    try {
+      return await p;
+    } finally {
+      this.hurrying--;
+    }
   }
 
   /** Calibrates again when the store has grown enough since the last calibration. */
@@ -414,7 +488,7 @@ export class Semantic {
       const running = this.scheduleBackfill(store);
       // Read your writes: a small backlog is embedded before the vector branch runs.
       if (pending <= QUERY_EMBED_MAX && recallConfig.use_vectors) {
-        await within(running, QUERY_EMBED_MS);
+        await within(this.hurry(running), QUERY_EMBED_MS);
         index = this.index(store);
         pending = this.missing(store);
       }
@@ -505,6 +579,7 @@ export class Semantic {
     const r = this.runtimes.get(name);
     if (!r) return;
     r.stopped = true;
+    this.wakeBackfills();
     r.recognizer = null;
     this.recognizePending(r);
     await (r.backfill ?? Promise.resolve());
@@ -527,12 +602,13 @@ export class Semantic {
     for (;;) {
       const running = [...this.runtimes.values()].flatMap((r) => (r.backfill ? [r.backfill] : []));
       if (running.length === 0) return;
-      await Promise.all(running);
+      await this.hurry(Promise.all(running));
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    this.wakeBackfills();
     for (const r of this.runtimes.values()) {
       r.recognizer = null;
       this.recognizePending(r);

@@ -62,6 +62,8 @@ export interface BackfillOptions {
   batch?: number;
   /** `interactive`: a write waits for these (its own memories), ahead of any backlog. */
   lane?: EmbedLane;
+  /** Waited for before each batch (the daemon's backfill gives way to a burst of writes). */
+  giveWay?: () => Promise<void>;
 }
 
 type Row = { rid: number; title: string; content: string; hash: string };
@@ -117,6 +119,10 @@ export async function backfill(
     return rows;
   };
   while (!shouldStop()) {
+    if (options.giveWay) {
+      await options.giveWay();
+      if (shouldStop()) break;
+    }
     const rows = nextBatch();
     if (rows.length === 0) break;
     after = rows[rows.length - 1]?.rid ?? after;
