@@ -345,6 +345,44 @@ describe('the recogniser kept up by writes', () => {
       }
     ).runtimes.get('default')!.recognizer;
 
+  it('waits while large writes follow one another in the daemon; a recall takes in the rest first', async () => {
+    const t = await open({ env: {}, embedWrites: 'background' });
+    await t.cli.call('memory.remember', { content: 'The coffee machine is on the third floor.' });
+    await t.cli.call('memory.recall', { query: 'coffee machine', rehearse: false });
+    expect(recognizerOf(t)?.docs.size).toBe(1);
+    let last: string | undefined;
+    for (let k = 0; k < 4; k++) {
+      const { results } = await t.cli.call('memory.rememberMany', {
+        items: Array.from({ length: 40 }, (_, i) => ({
+          title: `Runbook ${k}-${i} for the ${['billing', 'orders', 'search'][i % 3]} service`,
+          content: `Batch ${k}, note ${i}: restart the workers, then check the queue depth.`,
+        })),
+      });
+      last = results.at(-1)?.id;
+    }
+    // The burst has just ended: none of it is in yet.
+    expect(recognizerOf(t)?.docs.size).toBe(1);
+    const r = await t.cli.call('memory.recall', {
+      query: 'Runbook 3-39 for the billing service',
+      rehearse: false,
+    });
+    expect(r.how).toBe('fastpath');
+    expect(r.results[0]?.id).toBe(last);
+    expect(recognizerOf(t)?.docs.size).toBe(161);
+  });
+
+  it('takes in a burst once writes pause, a slice at a time', async () => {
+    const t = await open({ env: {}, embedWrites: 'background' });
+    await t.cli.call('memory.recall', { query: 'anything', rehearse: false });
+    for (let k = 0; k < 3; k++) {
+      await t.cli.call('memory.rememberMany', {
+        items: Array.from({ length: 40 }, (_, i) => ({ content: `Note ${k}-${i} on queues.` })),
+      });
+    }
+    await t.engine.semantic.idle();
+    expect(recognizerOf(t)?.docs.size).toBe(120);
+  });
+
   it('takes in a batch once, by the next recall, and applies a change after what it waits for', async () => {
     const t = await open({ env: {} });
     await t.cli.call('memory.remember', { content: 'The coffee machine is on the third floor.' });

@@ -23,13 +23,13 @@ interface StoreRuntime {
   index: VectorIndex | null;
   recognizer: Recognizer | null;
   /**
-   * Batches written since the recogniser last took in new memories: they join it on the
-   * next turn of the event loop, or before anything reads or changes it, whichever is
-   * first. A writer answers without waiting for them, and the next write's drafting
-   * overlaps them with its credential scan.
+   * Memories written since the recogniser last took new ones in (from `unrecognizedAt`
+   * on): they join it once large writes pause, in slices (recognizing), or all at once
+   * before anything reads or changes it. A writer answers without waiting for them.
    */
-  unrecognized: (readonly CreatedMemory[])[];
-  recognizing: NodeJS.Immediate | null;
+  unrecognized: CreatedMemory[];
+  unrecognizedAt: number;
+  recognizing: Promise<void> | null;
   backfill: Promise<void> | null;
   /** Another backfill was asked for while one ran. */
   again: boolean;
@@ -64,14 +64,17 @@ export const QUERY_EMBED_MAX = 256;
 export const QUERY_EMBED_MS = 3000;
 
 /**
- * While large writes follow one another (the last ended less than WRITES_QUIET_MS ago),
- * the daemon's backfill waits before its next batch: a bulk load is written at full speed
- * and its vectors are made when it pauses. It waits WRITES_YIELD_MAX_MS at most in a row,
- * so that a store written to without pause still gets its vectors; a recall (or anyone)
- * waiting for the vectors ends the wait at once.
+ * While large writes follow one another (one is under way, or the last ended less than
+ * WRITES_QUIET_MS ago), the daemon's backfill waits before its next batch, and the
+ * recogniser before taking in the new memories: a bulk load is written at full speed and
+ * indexed when it pauses. Each waits WRITES_YIELD_MAX_MS at most in a row, so that a
+ * store written to without pause is still indexed; a recall (or anyone) waiting for the
+ * vectors ends the wait at once, and a recall takes in what the recogniser lacks first.
  */
 export const WRITES_QUIET_MS = 100;
 export const WRITES_YIELD_MAX_MS = 2000;
+/** The recogniser takes in waiting memories for this long at a time (memoriesCreated). */
+const RECOGNIZE_SLICE_MS = 8;
 
 /** Resolves with the promise's outcome, or with `false` once `ms` have passed. */
 async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -133,6 +136,7 @@ export class Semantic {
         index: null,
         recognizer: null,
         unrecognized: [],
+        unrecognizedAt: 0,
         recognizing: null,
         backfill: null,
         again: false,
@@ -229,27 +233,54 @@ export class Semantic {
   }
 
   /**
-   * New memories join the recogniser (when it is built) without being read back: on the
-   * next turn of the event loop, or sooner when it is read or changed (unrecognized).
+   * New memories join the recogniser (when it is built) without being read back, once
+   * large writes pause (as the backfill does, giveWay), a slice at a time between other
+   * work; or all at once when the recogniser is read or changed first.
    */
   memoriesCreated(store: OpenStore, created: readonly CreatedMemory[]): void {
     const r = this.runtime(store);
     if (!r.recognizer || created.length === 0) return;
-    r.unrecognized.push(created);
-    r.recognizing ??= setImmediate(() => this.recognizePending(r));
+    for (const m of created) r.unrecognized.push(m);
+    r.recognizing ??= this.recognizeWhenQuiet(r);
   }
 
-  /** Adds the memories written since the recogniser last took them in. */
-  private recognizePending(r: StoreRuntime): void {
-    if (r.recognizing) clearImmediate(r.recognizing);
-    r.recognizing = null;
-    const batches = r.unrecognized;
-    r.unrecognized = [];
-    const rec = r.recognizer;
-    if (!rec) return;
-    for (const created of batches) {
-      for (const m of created) rec.add(m.rid, m.title, m.content, m.recognizerKeys);
+  private async recognizeWhenQuiet(r: StoreRuntime): Promise<void> {
+    try {
+      while (r.recognizer && r.unrecognizedAt < r.unrecognized.length && !this.closed) {
+        await this.giveWay(() => r.recognizer === null || r.stopped);
+        this.recognizePending(r, RECOGNIZE_SLICE_MS);
+        // Calls that came meanwhile go first.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      r.recognizing = null;
     }
+  }
+
+  /**
+   * Adds the memories written since the recogniser last took them in: all of them, or
+   * those it can in `sliceMs`.
+   */
+  private recognizePending(r: StoreRuntime, sliceMs = Number.POSITIVE_INFINITY): void {
+    const rec = r.recognizer;
+    const queue = r.unrecognized;
+    if (!rec) {
+      // Built again from the database when next needed, which holds them all.
+      r.unrecognized = [];
+      r.unrecognizedAt = 0;
+      return;
+    }
+    const end = performance.now() + sliceMs;
+    let at = r.unrecognizedAt;
+    while (at < queue.length) {
+      const m = queue[at++] as CreatedMemory;
+      rec.add(m.rid, m.title, m.content, m.recognizerKeys);
+      if ((at & 63) === 0 && performance.now() >= end) break;
+    }
+    if (at >= queue.length) {
+      r.unrecognized = [];
+      r.unrecognizedAt = 0;
+    } else r.unrecognizedAt = at;
   }
 
   /** Keeps the recogniser in step after memories changed (by id). */
@@ -432,14 +463,15 @@ export class Semantic {
     }
   }
 
-  private wakeBackfills(): void {
+  /** Ends every wait for writes to pause (giveWay) now. */
+  private endWaits(): void {
     for (const done of [...this.waiting]) done();
   }
 
-  /** The vectors are waited for: the backfill stops giving way to writes until `p` settles. */
+  /** Someone waits for the background: it stops giving way to writes until `p` settles. */
   private async hurry<T>(p: Promise<T>): Promise<T> {
     this.hurrying++;
-    this.wakeBackfills();
+    this.endWaits();
     try {
       return await p;
     } finally {
@@ -579,7 +611,7 @@ export class Semantic {
     const r = this.runtimes.get(name);
     if (!r) return;
     r.stopped = true;
-    this.wakeBackfills();
+    this.endWaits();
     r.recognizer = null;
     this.recognizePending(r);
     await (r.backfill ?? Promise.resolve());
@@ -593,14 +625,19 @@ export class Semantic {
 
   /** A backfill runs in some store. */
   get working(): boolean {
-    for (const r of this.runtimes.values()) if (r.backfill) return true;
+    for (const r of this.runtimes.values()) if (r.backfill || r.recognizing) return true;
     return false;
   }
 
-  /** Resolves once no backfill runs (new writes during the wait are waited for too). */
+  /**
+   * Resolves once no backfill runs and the recogniser has taken in every new memory (new
+   * writes during the wait are waited for too).
+   */
   async idle(): Promise<void> {
     for (;;) {
-      const running = [...this.runtimes.values()].flatMap((r) => (r.backfill ? [r.backfill] : []));
+      const running = [...this.runtimes.values()].flatMap((r) =>
+        [r.backfill, r.recognizing].filter((p): p is Promise<void> => p !== null),
+      );
       if (running.length === 0) return;
       await this.hurry(Promise.all(running));
     }
@@ -608,7 +645,7 @@ export class Semantic {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.wakeBackfills();
+    this.endWaits();
     for (const r of this.runtimes.values()) {
       r.recognizer = null;
       this.recognizePending(r);
