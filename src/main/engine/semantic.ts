@@ -109,9 +109,9 @@ export class Semantic {
   private lastLargeWrite = Number.NEGATIVE_INFINITY;
   /** Such writes under way (writing()). */
   private largeWrites = 0;
-  /** Callers waiting for vectors now: the backfill does not give way to writes. */
+  /** Callers waiting for the background now: it does not give way to writes. */
   private hurrying = 0;
-  /** End the backfills' waits for writes to pause (one per store whose backfill waits). */
+  /** End the waits for writes to pause (giveWay: a backfill's, the recogniser's intake). */
   private readonly waiting = new Set<() => void>();
 
   constructor(private readonly options: SemanticOptions) {
@@ -285,10 +285,11 @@ export class Semantic {
 
   /** Keeps the recogniser in step after memories changed (by id). */
   memoriesChanged(store: OpenStore, ids: string[]): void {
-    const r0 = this.runtime(store);
-    this.recognizePending(r0);
-    const rec = r0.recognizer;
-    const index = this.runtime(store).index;
+    const r = this.runtime(store);
+    // A change applies after the memories still waiting to join (it may be to one of them).
+    this.recognizePending(r);
+    const rec = r.recognizer;
+    const index = r.index;
     if (!rec && !index) return;
     const get = stmt(store.db, 'SELECT rid, title, content, deleted_at FROM memory WHERE id = ?');
     const hasVector = stmt(store.db, 'SELECT 1 FROM memory_embedding WHERE rid = ? AND model = ?');
@@ -623,7 +624,7 @@ export class Semantic {
     return (this.runtimes.get(store.name)?.backfill ?? null) !== null;
   }
 
-  /** A backfill runs in some store. */
+  /** A backfill runs in some store, or its recogniser has new memories to take in. */
   get working(): boolean {
     for (const r of this.runtimes.values()) if (r.backfill || r.recognizing) return true;
     return false;
