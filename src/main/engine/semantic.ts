@@ -18,6 +18,7 @@ import type { CreatedMemory } from './memory/remember';
 import type { OpenStore } from './store/registry';
 import { stmt } from './store/statements';
 import { warn } from './warnings';
+import { WriteBursts } from './writeBursts';
 
 interface StoreRuntime {
   index: VectorIndex | null;
@@ -63,16 +64,6 @@ export const WRITE_EMBED_MS = 2000;
 export const QUERY_EMBED_MAX = 256;
 export const QUERY_EMBED_MS = 3000;
 
-/**
- * While large writes follow one another (one is under way, or the last ended less than
- * WRITES_QUIET_MS ago), the daemon's backfill waits before its next batch, and the
- * recogniser before taking in the new memories: a bulk load is written at full speed and
- * indexed when it pauses. Each waits WRITES_YIELD_MAX_MS at most in a row, so that a
- * store written to without pause is still indexed; a recall (or anyone) waiting for the
- * vectors ends the wait at once, and a recall takes in what the recogniser lacks first.
- */
-export const WRITES_QUIET_MS = 100;
-export const WRITES_YIELD_MAX_MS = 2000;
 /** The recogniser takes in waiting memories for this long at a time (memoriesCreated). */
 const RECOGNIZE_SLICE_MS = 8;
 
@@ -105,14 +96,8 @@ export class Semantic {
   readonly models: ModelCatalogue;
   private readonly runtimes = new Map<string, StoreRuntime>();
   private closed = false;
-  /** When the last write too large to embed at once ended (performance.now()). */
-  private lastLargeWrite = Number.NEGATIVE_INFINITY;
-  /** Such writes under way (writing()). */
-  private largeWrites = 0;
-  /** Callers waiting for the background now: it does not give way to writes. */
-  private hurrying = 0;
-  /** End the waits for writes to pause (giveWay: a backfill's, the recogniser's intake). */
-  private readonly waiting = new Set<() => void>();
+  /** What the backfill and the recogniser's intake give way to (writes too large to embed at once). */
+  private readonly bursts = new WriteBursts(WRITE_EMBED_MAX);
 
   constructor(private readonly options: SemanticOptions) {
     this.embedding = new EmbeddingService({
@@ -247,7 +232,7 @@ export class Semantic {
   private async recognizeWhenQuiet(r: StoreRuntime): Promise<void> {
     try {
       while (r.recognizer && r.unrecognizedAt < r.unrecognized.length && !this.closed) {
-        await this.giveWay(() => r.recognizer === null || r.stopped);
+        await this.bursts.giveWay(() => r.recognizer === null || r.stopped);
         this.recognizePending(r, RECOGNIZE_SLICE_MS);
         // Calls that came meanwhile go first.
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -333,7 +318,7 @@ export class Semantic {
       r.counted = null;
     }
     if (this.options.embedWrites === 'background') {
-      if (created && created.length > WRITE_EMBED_MAX) this.lastLargeWrite = performance.now();
+      if (created) this.bursts.wrote(created.length);
       // A small write embeds its own memories at once, within a bound, so the next recall
       // finds them by meaning too — ahead of any backlog the background is working
       // through (a bulk import must not make every single write wait for it).
@@ -403,7 +388,7 @@ export class Semantic {
               this.options.events.emit('embedding.progressed', { store: store.name, ...p }),
             shouldStop: () => this.closed || r.stopped,
             ...(this.options.embedWrites === 'background'
-              ? { giveWay: () => this.giveWay(() => r.stopped) }
+              ? { giveWay: () => this.bursts.giveWay(() => r.stopped) }
               : {}),
             batch: this.options.config.embedding.batch_size,
             ...(r.pending ? { rids: [...r.pending] } : {}),
@@ -429,55 +414,11 @@ export class Semantic {
 
   /**
    * A write of `count` memories begins: one too large to embed at once holds the daemon's
-   * backfill back until it ends, and WRITES_QUIET_MS after. Returns its end.
+   * backfill and the recogniser's intake back until it ends, and a little after
+   * (writeBursts.ts). Returns its end.
    */
   writing(count: number): () => void {
-    if (count <= WRITE_EMBED_MAX || this.options.embedWrites !== 'background') return () => {};
-    this.largeWrites++;
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
-      this.largeWrites--;
-      this.lastLargeWrite = performance.now();
-    };
-  }
-
-  /** Waits while large writes follow one another (WRITES_QUIET_MS, WRITES_YIELD_MAX_MS). */
-  private async giveWay(stopped: () => boolean): Promise<void> {
-    const started = performance.now();
-    for (;;) {
-      const now = performance.now();
-      const quietIn =
-        this.largeWrites > 0 ? WRITES_QUIET_MS : this.lastLargeWrite + WRITES_QUIET_MS - now;
-      const left = started + WRITES_YIELD_MAX_MS - now;
-      if (this.closed || stopped() || this.hurrying > 0 || quietIn <= 0 || left <= 0) return;
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          this.waiting.delete(done);
-          resolve();
-        };
-        const timer = setTimeout(done, Math.min(quietIn, left));
-        this.waiting.add(done);
-      });
-    }
-  }
-
-  /** Ends every wait for writes to pause (giveWay) now. */
-  private endWaits(): void {
-    for (const done of [...this.waiting]) done();
-  }
-
-  /** Someone waits for the background: it stops giving way to writes until `p` settles. */
-  private async hurry<T>(p: Promise<T>): Promise<T> {
-    this.hurrying++;
-    this.endWaits();
-    try {
-      return await p;
-    } finally {
-      this.hurrying--;
-    }
+    return this.options.embedWrites === 'background' ? this.bursts.writing(count) : () => {};
   }
 
   /** Calibrates again when the store has grown enough since the last calibration. */
@@ -521,7 +462,7 @@ export class Semantic {
       const running = this.scheduleBackfill(store);
       // Read your writes: a small backlog is embedded before the vector branch runs.
       if (pending <= QUERY_EMBED_MAX && recallConfig.use_vectors) {
-        await within(this.hurry(running), QUERY_EMBED_MS);
+        await within(this.bursts.hurry(running), QUERY_EMBED_MS);
         index = this.index(store);
         pending = this.missing(store);
       }
@@ -612,7 +553,7 @@ export class Semantic {
     const r = this.runtimes.get(name);
     if (!r) return;
     r.stopped = true;
-    this.endWaits();
+    this.bursts.endWaits();
     r.recognizer = null;
     this.recognizePending(r);
     await (r.backfill ?? Promise.resolve());
@@ -640,13 +581,13 @@ export class Semantic {
         [r.backfill, r.recognizing].filter((p): p is Promise<void> => p !== null),
       );
       if (running.length === 0) return;
-      await this.hurry(Promise.all(running));
+      await this.bursts.hurry(Promise.all(running));
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    this.endWaits();
+    this.bursts.close();
     for (const r of this.runtimes.values()) {
       r.recognizer = null;
       this.recognizePending(r);
