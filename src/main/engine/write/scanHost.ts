@@ -60,18 +60,21 @@ export class DraftHandoff {
   private chunks = 0;
   private open = true;
   private deadline = Number.POSITIVE_INFINITY;
+  /** The chunks the worker has sent (its count, in shared memory). */
+  private readonly flag: Int32Array;
 
   constructor(
     private readonly port: MessagePort,
-    private readonly signal: SharedArrayBuffer,
+    signal: SharedArrayBuffer,
     private readonly waitMs: number,
     /** How many drafts were asked for. */
     private readonly expected: number,
-  ) {}
+  ) {
+    this.flag = new Int32Array(signal);
+  }
 
   take(k: number): TextDraft | undefined {
     if (k >= this.expected) return undefined;
-    const flag = new Int32Array(this.signal);
     while (this.got.length <= k && this.open) {
       const received = receiveMessageOnPort(this.port);
       if (received) {
@@ -90,7 +93,7 @@ export class DraftHandoff {
       if (left <= 0) this.close();
       // The worker counts a chunk in the flag once it is on the port: wait for the count
       // to pass the chunks received.
-      else Atomics.wait(flag, 0, this.chunks, left);
+      else Atomics.wait(this.flag, 0, this.chunks, left);
     }
     return this.got[k];
   }
