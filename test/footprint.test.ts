@@ -2,6 +2,7 @@
 // on a real engine: every answer after a trim is the answer before it, the workers and
 // indexes released are started and built again by the calls that need them.
 import { afterEach, describe, expect, it } from 'vitest';
+import { stmt } from '../src/main/engine/store/statements';
 import { scannerStatus } from '../src/main/engine/write/scanHost';
 import { openTestEngine, type TestEngine } from './helpers/engine';
 
@@ -41,8 +42,14 @@ describe('trimming a running engine', () => {
     expect(before.recall.flags.flat()).toContain('instructions');
     expect(scannerStatus().mode).toBe('worker');
 
+    const store = await t.engine.store(undefined);
+    const probe = 'SELECT count(*) FROM memory';
     for (const depth of ['idle', 'pressure'] as const) {
+      const cached = stmt(store.db, probe);
+      expect(stmt(store.db, probe)).toBe(cached);
       const report = await t.engine.footprint.trim(depth);
+      // Prepared statements are let go at every trim, and prepared again when used.
+      expect(stmt(store.db, probe)).not.toBe(cached);
       expect(report.released).toEqual([
         'credential scanner',
         'file parser',
