@@ -50,7 +50,7 @@ describe('the heaps of a process that stays up', () => {
 
   it.skipIf(!canTrim)(
     'once quiet, hands back the free end of a heap as soon as it is freed; busy again, keeps it',
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       // In a process of its own: in this one the test runner's messages land in the C
       // heap too, and one of them past the end of the blocks keeps that end in use.
@@ -62,9 +62,18 @@ describe('the heaps of a process that stays up', () => {
         );
         return Number(stdout.trim());
       };
+      // Something else in the child (V8 finishing a compile on the main thread, say) can
+      // allocate past the blocks between their mallocs and their frees and keep the
+      // heap's end in use: 1 run in 40 gave 0 back with four busy loops on two cores.
+      // That only ever lowers the figure, so the quiet case is read up to five times and
+      // its best kept; a threshold left high reads about 0 every time.
+      let quiet = 0;
+      for (let run = 0; run < 5 && quiet <= 25; run++) {
+        quiet = Math.max(quiet, await dropped('quiet'));
+      }
       // 40 MiB at the heap's end were freed: quiet, most of it went back at once; as
       // glibc has it (its threshold raised by the large block), and busy, it is kept.
-      expect(await dropped('quiet')).toBeGreaterThan(25);
+      expect(quiet).toBeGreaterThan(25);
       expect(await dropped('default')).toBeLessThan(10);
       expect(await dropped('busy')).toBeLessThan(10);
     },
