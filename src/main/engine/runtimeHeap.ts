@@ -38,15 +38,11 @@ export function collectGarbage(options: CollectOptions = {}): boolean {
     }
   }
   if (!gc) return false;
-  if (!options.compact) {
-    gc();
-    return true;
-  }
-  setFlagsFromString('--compact-on-every-full-gc');
+  if (options.compact) setFlagsFromString('--compact-on-every-full-gc');
   try {
     gc();
   } finally {
-    setFlagsFromString('--no-compact-on-every-full-gc');
+    if (options.compact) setFlagsFromString('--no-compact-on-every-full-gc');
   }
   return true;
 }
