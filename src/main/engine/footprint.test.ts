@@ -1,13 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Footprint, readSystemPressure, type PressureReading, type TrimDepth } from './footprint';
 import type * as runtimeHeap from './runtimeHeap';
-import { busyNativeHeap, quietNativeHeap } from './runtimeHeap';
+import { busyNativeHeap, quietNativeHeap, workingNativeHeap } from './runtimeHeap';
 
 // The C allocator's mode is watched, not changed (runtimeHeap.test.ts checks what it does).
 vi.mock('./runtimeHeap', async (original) => ({
   ...(await original<typeof runtimeHeap>()),
   quietNativeHeap: vi.fn(async () => true),
   busyNativeHeap: vi.fn(),
+  workingNativeHeap: vi.fn(async () => true),
 }));
 
 function setup(pressure: PressureReading = { freeShare: 0.5, stallPct: 0 }) {
@@ -43,6 +44,16 @@ describe('the engine footprint', () => {
     advance(30_000);
     expect((await fp.poll())?.depth).toBe('idle');
     expect(released).toEqual(['idle', 'idle']);
+  });
+
+  it("sets the C allocator's working threshold when it starts, not at the first quiet spell", () => {
+    const { fp } = setup();
+    vi.mocked(workingNativeHeap).mockClear();
+    vi.mocked(quietNativeHeap).mockClear();
+    fp.start();
+    fp.stop();
+    expect(workingNativeHeap).toHaveBeenCalledTimes(1);
+    expect(quietNativeHeap).not.toHaveBeenCalled();
   });
 
   it('makes the C allocator give back as it frees while quiet, and keep for reuse once busy', async () => {

@@ -12,6 +12,7 @@ import {
   limitNativeArenas,
   quietNativeHeap,
   returnFreedNativeMemory,
+  workingNativeHeap,
 } from './runtimeHeap';
 import { warn } from './warnings';
 
@@ -142,6 +143,11 @@ export class Footprint {
         warn(`capping the C allocator's arenas failed: ${err.message}`),
       );
     }
+    // From the start, not only after a first quiet spell: what the heaps' free ends keep
+    // during the work before it is what no idle trim reaches later.
+    workingNativeHeap().catch((err: Error) =>
+      warn(`setting the C allocator's threshold failed: ${err.message}`),
+    );
   }
 
   stop(): void {

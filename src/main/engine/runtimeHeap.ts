@@ -62,20 +62,25 @@ const M_TRIM_THRESHOLD = -1;
 const M_ARENA_MAX = -8;
 /** Quiet: free space past this at the end of a heap goes back to the system when freed. */
 export const QUIET_TRIM_THRESHOLD = 1024 * 1024;
-/** Busy: the most glibc's own rule keeps (twice its largest mmap threshold, 32 MiB). */
-export const BUSY_TRIM_THRESHOLD = 64 * 1024 * 1024;
+/**
+ * Working: the free end a heap keeps for reuse while the process works. glibc's own
+ * rule raises it to twice the largest block freed, up to 64 MiB, and that cost a daemon
+ * up to 19 MiB at idle: one helper thread's heap grew to 20 MiB in every run, its end
+ * was freed while the threshold stood higher, and as nothing freed there afterwards,
+ * the idle trim did not reach it (malloc_trim gives back free pages between blocks, not
+ * a thread heap's free end). Some idle daemons read 98 to 105 MiB instead of 86 (2 of 6
+ * in two bench:idle runs, 1 of 11 in alternating probes). Set from the start, in 6 runs
+ * that heap peaked at 14.5 MiB and kept 1.1 to 3.8 (before, 9 runs of 16 kept 16 to 17
+ * MiB of it, most of it given back only when it lay between blocks). Batched writes
+ * measured the same with 4 MiB as with glibc's rule (2 MiB: about 5 % slower).
+ */
+export const BUSY_TRIM_THRESHOLD = 4 * 1024 * 1024;
 
 /**
  * Makes the C allocator give back the free end of its heaps as memory is freed, once the
- * process is quiet (glibc, Linux). By default glibc raises that threshold to twice the
- * largest block it has freed, up to 64 MiB, and keeps whatever lies below it: a quiet
- * `loci mcp` held about 20 MiB so in the heaps of threads other than the main one (V8's
- * compiler and collector threads, the worker threads), which malloc_trim does not reach
- * (it frees pages between blocks, not a thread heap's free end). The collections of an
- * idle trim free memory in those heaps, and with this set, their ends go back. While the
- * process works, giving memory back as it goes costs time (batched writes were about 5 %
- * slower with it), so busyNativeHeap sets the threshold high again. False where it
- * cannot be set.
+ * process is quiet (glibc, Linux): the collections of an idle trim free memory in the
+ * heaps of threads other than the main one (V8's compiler and collector threads, the
+ * worker threads), and with this set, their ends go back. False where it cannot be set.
  */
 export async function quietNativeHeap(): Promise<boolean> {
   const heap = await nativeHeap();
@@ -85,8 +90,21 @@ export async function quietNativeHeap(): Promise<boolean> {
 }
 
 /**
- * Work began after a quiet spell: freed memory is kept for reuse again, up to what glibc's
- * own rule would keep at most (once set, that rule no longer moves the threshold).
+ * Sets the free end a heap keeps while the process works (BUSY_TRIM_THRESHOLD) in place of
+ * glibc's rule, which lets it grow to 64 MiB. Called when a long-running engine starts;
+ * the C library's rule holds until then. False where it cannot be set.
+ */
+export async function workingNativeHeap(): Promise<boolean> {
+  const heap = await nativeHeap();
+  if (!heap) return false;
+  quiet = false;
+  return heap.mallopt(M_TRIM_THRESHOLD, BUSY_TRIM_THRESHOLD) === 1;
+}
+
+/**
+ * Work began after a quiet spell: freed memory is kept for reuse again (a little: giving
+ * it back as it goes costs time, and batched writes were about 5 % slower with the quiet
+ * threshold).
  */
 export function busyNativeHeap(): void {
   if (!quiet || !native) return;
