@@ -264,6 +264,7 @@ export class Engine {
       maxStallPct: config.memory.max_stall_pct,
       pressureGapMs: 5 * 60_000,
       nativeArenas: config.memory.native_arenas,
+      workingThreshold: true,
     });
     this.footprint.add({ name: 'credential scanner', release: () => releaseScanner() });
     this.footprint.add({ name: 'file parser', release: () => this.ingest.releaseParser() });

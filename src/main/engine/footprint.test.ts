@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Footprint, readSystemPressure, type PressureReading, type TrimDepth } from './footprint';
+import {
+  Footprint,
+  readSystemPressure,
+  type FootprintOptions,
+  type PressureReading,
+  type TrimDepth,
+} from './footprint';
 import type * as runtimeHeap from './runtimeHeap';
 import { busyNativeHeap, quietNativeHeap, workingNativeHeap } from './runtimeHeap';
 
@@ -11,7 +17,10 @@ vi.mock('./runtimeHeap', async (original) => ({
   workingNativeHeap: vi.fn(async () => true),
 }));
 
-function setup(pressure: PressureReading = { freeShare: 0.5, stallPct: 0 }) {
+function setup(
+  pressure: PressureReading = { freeShare: 0.5, stallPct: 0 },
+  options: Partial<FootprintOptions> = {},
+) {
   let now = 1_000_000;
   const reading = { ...pressure };
   const fp = new Footprint({
@@ -22,6 +31,7 @@ function setup(pressure: PressureReading = { freeShare: 0.5, stallPct: 0 }) {
     maxStallPct: 20,
     pressureGapMs: 300_000,
     readPressure: () => reading,
+    ...options,
   });
   const released: TrimDepth[] = [];
   fp.add({ name: 'part', release: (d) => void released.push(d) });
@@ -47,13 +57,18 @@ describe('the engine footprint', () => {
   });
 
   it("sets the C allocator's working threshold when it starts, not at the first quiet spell", () => {
-    const { fp } = setup();
     vi.mocked(workingNativeHeap).mockClear();
     vi.mocked(quietNativeHeap).mockClear();
+    const { fp } = setup({ freeShare: 0.5, stallPct: 0 }, { workingThreshold: true });
     fp.start();
     fp.stop();
     expect(workingNativeHeap).toHaveBeenCalledTimes(1);
     expect(quietNativeHeap).not.toHaveBeenCalled();
+    // A forwarder's footprint leaves glibc's rule alone until its first quiet spell.
+    const forwarder = setup().fp;
+    forwarder.start();
+    forwarder.stop();
+    expect(workingNativeHeap).toHaveBeenCalledTimes(1);
   });
 
   it('makes the C allocator give back as it frees while quiet, and keep for reuse once busy', async () => {

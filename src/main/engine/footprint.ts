@@ -52,6 +52,12 @@ export interface FootprintOptions {
    * starts (runtimeHeap.ts limitNativeArenas); absent or 0: the C library's own rule.
    */
   nativeArenas?: number;
+  /**
+   * Sets the C allocator's working threshold when the footprint starts (runtimeHeap.ts
+   * workingNativeHeap), for a process whose work comes in bursts (an engine); absent:
+   * glibc's own rule until the first quiet spell (a forwarder, whose own rule stays low).
+   */
+  workingThreshold?: boolean;
   readPressure?: () => PressureReading;
 }
 
@@ -145,9 +151,11 @@ export class Footprint {
     }
     // From the start, not only after a first quiet spell: what the heaps' free ends keep
     // during the work before it is what no idle trim reaches later.
-    workingNativeHeap().catch((err: Error) =>
-      warn(`setting the C allocator's threshold failed: ${err.message}`),
-    );
+    if (this.o.workingThreshold) {
+      workingNativeHeap().catch((err: Error) =>
+        warn(`setting the C allocator's threshold failed: ${err.message}`),
+      );
+    }
   }
 
   stop(): void {
