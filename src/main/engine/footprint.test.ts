@@ -59,7 +59,7 @@ describe('the engine footprint', () => {
   it("sets the C allocator's working threshold when it starts, not at the first quiet spell", () => {
     vi.mocked(workingNativeHeap).mockClear();
     vi.mocked(quietNativeHeap).mockClear();
-    const { fp } = setup({ freeShare: 0.5, stallPct: 0 }, { workingThreshold: true });
+    const { fp } = setup(undefined, { workingThreshold: true });
     fp.start();
     fp.stop();
     expect(workingNativeHeap).toHaveBeenCalledTimes(1);

@@ -95,7 +95,7 @@ describe('the heaps of a process that stays up', () => {
           most = Math.max(most, await givenBack(mode, mib));
         return most;
       };
-      // Working, 40 MiB freed at the heap's end: all but BUSY_TRIM_THRESHOLD goes back.
+      // Working, 40 MiB freed at the heap's end: all but WORKING_TRIM_THRESHOLD goes back.
       expect(await best('working', 40, 25)).toBeGreaterThan(25);
       // Glibc's own rule, its threshold raised by a large block: all of it is kept.
       expect(await givenBack('glibc', 40)).toBeLessThan(10);

@@ -74,7 +74,7 @@ export const QUIET_TRIM_THRESHOLD = 1024 * 1024;
  * MiB of it, most of it given back only when it lay between blocks). Batched writes
  * measured the same with 4 MiB as with glibc's rule (2 MiB: about 5 % slower).
  */
-export const BUSY_TRIM_THRESHOLD = 4 * 1024 * 1024;
+export const WORKING_TRIM_THRESHOLD = 4 * 1024 * 1024;
 
 /**
  * Makes the C allocator give back the free end of its heaps as memory is freed, once the
@@ -90,15 +90,13 @@ export async function quietNativeHeap(): Promise<boolean> {
 }
 
 /**
- * Sets the free end a heap keeps while the process works (BUSY_TRIM_THRESHOLD) in place of
- * glibc's rule, which lets it grow to 64 MiB. Called when a long-running engine starts;
- * the C library's rule holds until then. False where it cannot be set.
+ * Sets the free end a heap keeps while the process works (WORKING_TRIM_THRESHOLD) in
+ * place of glibc's rule, which lets it grow to 64 MiB. Called when a long-running engine
+ * starts; the C library's rule holds until then. False where it cannot be set.
  */
 export async function workingNativeHeap(): Promise<boolean> {
   const heap = await nativeHeap();
-  if (!heap) return false;
-  quiet = false;
-  return heap.mallopt(M_TRIM_THRESHOLD, BUSY_TRIM_THRESHOLD) === 1;
+  return heap ? working(heap) : false;
 }
 
 /**
@@ -107,9 +105,13 @@ export async function workingNativeHeap(): Promise<boolean> {
  * threshold).
  */
 export function busyNativeHeap(): void {
-  if (!quiet || !native) return;
-  native.mallopt(M_TRIM_THRESHOLD, BUSY_TRIM_THRESHOLD);
+  if (quiet && native) working(native);
+}
+
+/** The working threshold set, and the heap no longer quiet. */
+function working(heap: NativeHeap): boolean {
   quiet = false;
+  return heap.mallopt(M_TRIM_THRESHOLD, WORKING_TRIM_THRESHOLD) === 1;
 }
 
 /**
